@@ -1,0 +1,54 @@
+# Build, boot and test a Linux 6.12 mm patch series. 'make help' lists targets.
+# Settings go on the command line, e.g. make run CMD='uname -r' CPUS=4 MEM=4G.
+SHELL := /bin/bash
+H := harness
+
+export QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS KERNEL
+export FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT B REPS VARIANTS_OVERRIDE
+
+.PHONY: help tree export check-export config build selftests run test test-full \
+	baseline harness-test checkpatch clean deps bench bench-report
+
+help:
+	@echo "make run [CMD='...']   build what is missing, boot the patched kernel (shell or CMD)"
+	@echo "make test              checkpatch, build, harness tests, KUnit + mm selftests vs baseline"
+	@echo "make test-full         the same with every mm selftest category"
+	@echo "make tree | export     build/linux from patches/ | patches/ from build/linux"
+	@echo "make build [FEATURES=all|none|'CONFIG_X ...'] [DEBUG=1]"
+	@echo "make baseline          full suite on the unpatched base -> baseline/mm-base.tsv"
+	@echo "make bench [B=name] [QUICK=1] [REPS=n] [KERNEL=base]   benchmarks -> results/"
+	@echo "See README.md for CPUS, MEM, NUMA, SWAP, DISKS, APPEND, TIMEOUT, ACCEL."
+
+deps:
+	@$(H)/deps.sh
+tree: deps
+	@$(H)/tree.sh
+export:
+	@$(H)/export.sh
+check-export:
+	@$(H)/check-export.sh && echo "patches/ and build/linux agree"
+config: tree
+	@$(H)/configure.sh
+build: tree
+	@$(H)/build.sh
+selftests: build
+	@$(H)/selftests.sh
+run: build
+	@$(H)/boot.sh
+checkpatch: tree
+	@$(H)/checkpatch.sh
+harness-test:
+	@tests/harness/run.sh
+test:
+	@$(H)/test.sh quick
+test-full:
+	@$(H)/test.sh full
+baseline:
+	@$(H)/baseline.sh
+bench: build
+	@QUICK=$(QUICK) bench/run.sh
+bench-report:
+	@for d in results/*/*/; do python3 bench/report.py $$d > /dev/null; done
+	@python3 bench/report.py --summary results && echo "results/SUMMARY.md"
+clean:
+	rm -rf build/obj build/base/obj build/test-* build/runs build/disks

@@ -1,0 +1,47 @@
+# dirty-zones: write-<fs>: dd of 1x MemTotal (QUICK: 1/8) to a file on the
+# throttled disk while stress-ng keeps 40% of RAM in anonymous memory and
+# latprobe times pipe (GFP_KERNEL) allocations. zoneinfo is sampled every
+# second: for each zone its share of the node's write-pending pages against
+# its share of dirtyable memory (free + file LRU), averaged over the samples
+# with write-pending pages. Reclaim throttling events from mm_vmscan_throttled.
+T=/sys/kernel/tracing
+bench_setup() {
+	MEM_MB=$(( $(mem_kb MemTotal) / 1024 ))
+	mkfs.xfs -q -f /dev/disk/data && mkdir -p /mnt/data && mount /dev/disk/data /mnt/data || return 1
+	echo 0 > $T/tracing_on; echo > $T/set_event
+	echo 1 > $T/events/vmscan/mm_vmscan_throttled/enable
+}
+bench_cases() { echo "write-xfs"; }
+sample_zones() {
+	while :; do
+		awk '/^Node/ {z = $4} $1 == "nr_free_pages" {f[z] = $2}
+		     $1 == "nr_zone_inactive_file" || $1 == "nr_zone_active_file" {l[z] += $2}
+		     $1 == "nr_zone_write_pending" {w[z] = $2}
+		     END {for (z in w) if (f[z] + l[z] > 0) printf "%s %d %d\n", z, w[z], f[z] + l[z]; print "--"}' /proc/zoneinfo
+		sleep 1
+	done
+}
+bench_run() {
+	local mb=$MEM_MB rc
+	[ "$QUICK" = 1 ] && mb=$(( MEM_MB / 8 ))
+	rm -f /mnt/data/big; sync
+	echo > $T/trace; echo 1 > $T/tracing_on
+	stress-ng --vm 1 --vm-bytes $(( MEM_MB * 2 / 5 ))M --vm-keep --timeout 3600s > /dev/null 2>&1 & local hog=$!
+	"$BIN/latprobe" -d 3600 -k pipe > /tmp/probe.out & local probe=$!
+	sample_zones > /tmp/zones.out & local sampler=$!
+	sleep 3
+	dd if=/dev/zero of=/mnt/data/big bs=1M count=$mb conv=fdatasync 2> /tmp/dd.out; rc=$?
+	kill $sampler; kill -TERM $probe; wait $probe; kill $hog; wait $hog 2>/dev/null
+	echo 0 > $T/tracing_on
+	awk '/copied/ {for (i = 1; i <= NF; i++) if ($i ~ /^s,?$/) t = $(i - 1); print "writer_mbps=" $1 / t / 1048576}' /tmp/dd.out
+	sed -n 's/^result //p' /tmp/probe.out | tr ' ' '\n' | sed -n 's/^\(p[0-9]*_us\|max_us\)=/probe_\1=/p'
+	awk '$1 == "--" {if (tw > 1000) {n++; for (z in w) {ws[z] += w[z] / tw; ds[z] += d[z] / td}}
+	                 tw = td = 0; delete w; delete d; next}
+	     {w[$1] = $2; d[$1] = $3; tw += $2; td += $3; seen[$1] = 1}
+	     END {for (z in seen) if (n) printf "wp_share_%s=%.3f\ndirtyable_share_%s=%.3f\n", z, ws[z] / n, z, ds[z] / n;
+	          print "zone_samples=" n + 0}' /tmp/zones.out
+	grep -o 'reason=[A-Z_]*' $T/trace | sort | uniq -c | awk '{sub("reason=", "", $2); print "throttled_" $2 "=" $1}'
+	rm -f /mnt/data/big
+	return $rc
+}
+bench_teardown() { echo 0 > $T/events/enable; umount /mnt/data; }

@@ -1,0 +1,45 @@
+#!/bin/bash
+# In the guest: run one benchmark's cases x repetitions x variants,
+# interleaved (for each case, for each repetition, every variant in turn:
+# ABAB..., so drift hits all variants alike). Writes one JSON object per run
+# to /run/results/raw.jsonl.
+#   driver.sh NAME       settings in /run/results/.bench: REPS QUICK VARIANTS
+set -u
+name=$1
+. /run/results/.bench
+B=$TOP/bench
+export BIN=$TOP/build/bench-bin QUICK
+. "$B/guest/lib.sh"
+. "$B/$name/workload.sh"
+
+# The driver must outlive OOM kills; the workload gets the default score.
+echo -1000 > /proc/self/oom_score_adj
+bench_setup
+echo "# cases: $(bench_cases); variants: $VARIANTS; reps: $REPS; quick: $QUICK"
+for c in $(bench_cases); do
+	for ((rep = 1; rep <= REPS; rep++)); do
+		for v in $VARIANTS; do
+			apply_variant "$v" || { echo "cannot apply variant $v"; exit 1; }
+			prepare_run
+			m=/tmp/metrics.$$
+			snap_before
+			t0=$(date +%s.%N)
+			(echo 0 > /proc/self/oom_score_adj; bench_run "$c") > "$m.out" 2>&1
+			rc=$?
+			t1=$(date +%s.%N)
+			snap_after
+			{
+				grep -E '^[a-z_0-9]+=[-0-9.e]+$' "$m.out"
+				echo "elapsed_s=$(echo "$t1 - $t0" | bc -l)"
+				echo "exit_status=$rc"
+				snap_delta
+			} > "$m.kv"
+			python3 "$B/guest/tojson.py" "$name" "$c" "$v" "$rep" "${HEADLINE:-}" < "$m.kv" >> /run/results/raw.jsonl
+			printf '%-14s %-22s rep %d: %s\n' "$c" "$v" "$rep" \
+				"$(grep -E "^(${HEADLINE// /|})=" "$m.kv" | tr '\n' ' ')"
+			tail -n 5 "$m.out" | sed 's/^/    | /' > /run/results/last-output.txt
+			[ "$rc" = 0 ] || { echo "    run failed ($rc):"; cat /run/results/last-output.txt; }
+		done
+	done
+done
+bench_teardown

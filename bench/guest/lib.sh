@@ -1,0 +1,63 @@
+# Guest-side helpers for the benchmarks (sourced by driver.sh).
+
+# The /proc/vmstat counters every run reports as deltas.
+VMSTAT_KEYS="pgmajfault pswpin pswpout allocstall_dma32 allocstall_normal allocstall_movable
+pgscan_direct pgscan_kswapd pgsteal_direct pgsteal_kswapd pgscan_direct_throttle
+nr_vmscan_write nr_vmscan_immediate_reclaim workingset_refault_anon workingset_refault_file
+workingset_activate_anon workingset_activate_file workingset_nodereclaim pgmigrate_success
+pgmigrate_fail oom_kill pgrotated compact_stall thp_fault_alloc thp_fault_fallback"
+# Counters a patched kernel may add: reported when present.
+VMSTAT_KEYS_EXTRA=$(grep -v '^#' "$TOP/configs/feature-vmstat" 2>/dev/null)
+
+vmstat_read() { awk '{print $1 "=" $2}' /proc/vmstat; }
+psi_total() { # memory some/full totals, microseconds
+	awk '{for (i = 2; i <= NF; i++) if ($i ~ /^total=/) {sub("total=", "", $i); print $1 "=" $i}}' \
+		/proc/pressure/memory 2>/dev/null
+}
+snap_before() { vmstat_read > /tmp/vm.0; psi_total > /tmp/psi.0; }
+snap_after() { vmstat_read > /tmp/vm.1; psi_total > /tmp/psi.1; }
+snap_delta() {
+	local k a b
+	for k in $VMSTAT_KEYS $VMSTAT_KEYS_EXTRA; do
+		a=$(sed -n "s/^$k=//p" /tmp/vm.0); b=$(sed -n "s/^$k=//p" /tmp/vm.1)
+		[ -n "$a" ] && [ -n "$b" ] && echo "$k=$((b - a))"
+	done
+	for k in some full; do
+		a=$(sed -n "s/^$k=//p" /tmp/psi.0); b=$(sed -n "s/^$k=//p" /tmp/psi.1)
+		[ -n "$a" ] && [ -n "$b" ] && echo "psi_mem_${k}_ms=$(((b - a) / 1000))"
+	done
+}
+
+# A variant is a comma-separated list of settings:
+#   lru=classic|mglru        /sys/kernel/mm/lru_gen/enabled
+#   vm.NAME=VALUE            a sysctl
+#   base                     no setting (the name documents the intent)
+apply_variant() {
+	local s
+	for s in ${1//,/ }; do
+		case $s in
+		lru=classic) echo n > /sys/kernel/mm/lru_gen/enabled || return 1 ;;
+		lru=mglru) echo y > /sys/kernel/mm/lru_gen/enabled || return 1 ;;
+		vm.*=*) echo "${s#*=}" > "/proc/sys/vm/${s%%=*}" 2>/dev/null ||
+			{ echo "sysctl ${s%%=*} not available"; return 1; } ;;
+		base | off | on) ;;
+		*) echo "unknown variant setting $s"; return 1 ;;
+		esac
+	done
+}
+# Same starting point for every run: no page cache, compacted, swap emptied.
+prepare_run() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	local d
+	for d in $(awk 'NR > 1 {print $1}' /proc/swaps); do
+		swapoff "$d" && swapon "$d"
+	done
+	echo 1 > /proc/sys/vm/compact_memory 2>/dev/null
+	sleep 1
+}
+mem_kb() { awk -v k="$1" '$1 == k ":" {print $2}' /proc/meminfo; }
+
+# Defaults a workload may override.
+bench_setup() { :; }
+bench_teardown() { :; }

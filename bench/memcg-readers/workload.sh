@@ -1,0 +1,59 @@
+# memcg-readers: <where>-n<N>: N dd readers, one sparse file each, read once
+# (vm-scalability's lru-file-readonce), total 2x MemTotal, so reclaim runs
+# all the time. where = root (no limit), d1 (/bench, memory.max=MemTotal/3)
+# or d3 (/b1/b2/bench, the limit on the leaf). Hierarchy-walk counts come
+# from kprobe hits on the uncharge-side functions (kprobe_profile).
+T=/sys/kernel/tracing
+# name:function; pcu = page_counter walks, wan = nonresident-age atomics.
+PROBES="pcu:page_counter_uncharge ucf:__mem_cgroup_uncharge_folios wan:workingset_age_nonresident lnc:lru_note_cost"
+bench_setup() {
+	MEM_MB=$(( $(mem_kb MemTotal) / 1024 ))
+	truncate -s 64G /tmp/xfs.img && mkfs.xfs -q /tmp/xfs.img &&
+		mkdir -p /mnt/xfs && mount -o loop /tmp/xfs.img /mnt/xfs || return 1
+	local p
+	for p in $PROBES; do echo "p:${p%%:*} ${p#*:}" >> $T/kprobe_events || return 1; done
+	echo 1 > $T/events/kprobes/enable
+	echo "+memory" > /sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p /sys/fs/cgroup/bench /sys/fs/cgroup/b1/b2/bench
+	echo "+memory" > /sys/fs/cgroup/b1/cgroup.subtree_control
+	echo "+memory" > /sys/fs/cgroup/b1/b2/cgroup.subtree_control
+	echo $(( MEM_MB / 3 ))M > /sys/fs/cgroup/bench/memory.max
+	echo $(( MEM_MB / 3 ))M > /sys/fs/cgroup/b1/b2/bench/memory.max
+}
+bench_cases() {
+	if [ "$QUICK" = 1 ]; then echo "d3-n2"
+	else echo "root-n2 d1-n2 d3-n2 root-n4 d1-n4 d3-n4 root-n8 d1-n8 d3-n8 root-n16 d1-n16 d3-n16"; fi
+}
+hits() { awk '$1 ~ /^(pcu|ucf|wan|lnc)$/ {print $1 "=" $2}' $T/kprobe_profile; }
+bench_run() {
+	local where=${1%-n*} n=${1#*-n} cg size_mb i t0 t1 s0 s1 steal0 steal1
+	case $where in root) cg=/sys/fs/cgroup ;; d1) cg=/sys/fs/cgroup/bench ;; d3) cg=/sys/fs/cgroup/b1/b2/bench ;; esac
+	size_mb=$(( 2 * MEM_MB / n ))
+	for ((i = 0; i < n; i++)); do rm -f /mnt/xfs/f$i; truncate -s ${size_mb}M /mnt/xfs/f$i; done
+	sync; echo 3 > /proc/sys/vm/drop_caches
+	hits > /tmp/h0
+	s0=$(awk '/system_usec/{print $2}' $cg/cpu.stat)
+	steal0=$(awk '$1 ~ /^pgsteal_(kswapd|direct)$/ {s += $2} END {print s}' /proc/vmstat)
+	echo $$ > $cg/cgroup.procs
+	t0=$(date +%s.%N)
+	for ((i = 0; i < n; i++)); do dd if=/mnt/xfs/f$i of=/dev/null bs=4k 2>/dev/null & done
+	wait
+	t1=$(date +%s.%N)
+	echo $$ > /sys/fs/cgroup/cgroup.procs
+	s1=$(awk '/system_usec/{print $2}' $cg/cpu.stat)
+	steal1=$(awk '$1 ~ /^pgsteal_(kswapd|direct)$/ {s += $2} END {print s}' /proc/vmstat)
+	hits > /tmp/h1
+	local mb=$(( size_mb * n )) steal=$(( steal1 - steal0 ))
+	echo "read_mb=$mb"
+	echo "read_mbps=$(echo "$mb / ($t1 - $t0)" | bc -l)"
+	echo "sys_ms_per_gb=$(echo "($s1 - $s0) / 1000 * 1024 / $mb" | bc -l)"
+	echo "pgsteal=$steal"
+	[ "$where" = root ] || echo "memcg_max_events=$(awk '$1 == "max" {print $2}' $cg/memory.events)"
+	[ "$where" = root ] || echo "memcg_peak_kb=$(( $(cat $cg/memory.peak 2>/dev/null || echo 0) / 1024 ))"
+	paste -d' ' /tmp/h0 /tmp/h1 | awk -F'[ =]' -v st="$steal" '{
+		d = $4 - $2; print $1 "_hits=" d
+		if ($1 == "pcu" && st > 0) printf "pcu_per_1k_steal=%.2f\n", d * 1000 / st
+		if ($1 == "wan" && st > 0) printf "nonres_per_1k_steal=%.2f\n", d * 1000 / st }'
+	for ((i = 0; i < n; i++)); do rm -f /mnt/xfs/f$i; done
+}
+bench_teardown() { echo 0 > $T/events/kprobes/enable; umount /mnt/xfs; }

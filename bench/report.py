@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Summarise benchmark runs: one table per benchmark, mmtests-style.
+
+  report.py RUN_DIR          reads RUN_DIR/raw.jsonl, writes RUN_DIR/table.md
+                             and RUN_DIR/*.png (gnuplot), prints the table
+  report.py --summary DIR    collects the newest run of every benchmark under
+                             DIR (results/) into DIR/SUMMARY.md
+
+raw.jsonl has one object per repetition: {"variant": ..., "rep": n,
+"case": ..., "metrics": {name: value}}. The first variant is the baseline.
+Rates (names ending in _per_s, gbps, mbps, ops) use the harmonic mean, times
+and counts the arithmetic mean. '*' marks a difference that Welch's t-test
+finds significant at 95% (two-sided).
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+from collections import OrderedDict
+
+
+def is_rate(name):
+    return name.endswith(("_per_s", "gbps", "mbps", "ops", "throughput"))
+
+
+def mean(xs, rate):
+    if rate:
+        if any(x <= 0 for x in xs):
+            return sum(xs) / len(xs)
+        return len(xs) / sum(1.0 / x for x in xs)
+    return sum(xs) / len(xs)
+
+
+def stddev(xs):
+    if len(xs) < 2:
+        return 0.0
+    m = sum(xs) / len(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def betacf(a, b, x):
+    # Continued fraction for the incomplete beta function (Lentz).
+    tiny, qab, qap, qam = 1e-300, a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-12:
+            break
+    return h
+
+
+def betainc(a, b, x):
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    lbeta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+    front = math.exp(lbeta + a * math.log(x) + b * math.log(1 - x))
+    if x < (a + 1) / (a + b + 2):
+        return front * betacf(a, b, x) / a
+    return 1.0 - front * betacf(b, a, 1 - x) / b
+
+
+def welch_p(xs, ys):
+    """Two-sided p-value of Welch's t-test; None if it cannot be computed."""
+    if len(xs) < 2 or len(ys) < 2:
+        return None
+    vx, vy = stddev(xs) ** 2 / len(xs), stddev(ys) ** 2 / len(ys)
+    diff = sum(xs) / len(xs) - sum(ys) / len(ys)
+    if vx + vy == 0:
+        return 0.0 if diff else 1.0
+    t = diff / math.sqrt(vx + vy)
+    df = (vx + vy) ** 2 / (vx ** 2 / (len(xs) - 1) + vy ** 2 / (len(ys) - 1))
+    return betainc(df / 2, 0.5, df / (df + t * t))
+
+
+def load(run_dir):
+    rows = []
+    with open(os.path.join(run_dir, "raw.jsonl")) as f:
+        for line in f:
+            if line.strip():
+                rows.append(json.loads(line))
+    return rows
+
+
+def table(rows):
+    """Markdown: per case, one row per metric, one column per variant."""
+    cases = OrderedDict()
+    for r in rows:
+        c = cases.setdefault(r.get("case", "-"), OrderedDict())
+        v = c.setdefault(r["variant"], {})
+        for k, x in r["metrics"].items():
+            if isinstance(x, (int, float)):
+                v.setdefault(k, []).append(float(x))
+    out = []
+    for case, variants in cases.items():
+        names = list(variants)
+        base = names[0]
+        metrics = []
+        for v in names:
+            for k in variants[v]:
+                if k not in metrics:
+                    metrics.append(k)
+        out.append("\n#### %s\n" % case)
+        out.append("| metric | " + " | ".join("%s (n=%d)" % (v, max((len(x) for x in variants[v].values()), default=0)) for v in names) + " |")
+        out.append("|---|" + "---|" * len(names))
+        for k in metrics:
+            rate = is_rate(k)
+            cells = []
+            bx = variants[base].get(k, [])
+            bm = mean(bx, rate) if bx else None
+            for v in names:
+                xs = variants[v].get(k, [])
+                if not xs:
+                    cells.append("-")
+                    continue
+                m, s = mean(xs, rate), stddev(xs)
+                cell = "%s ±%s" % (fmt(m), fmt(s))
+                if v != base and bm:
+                    p = welch_p(xs, bx)
+                    star = "*" if p is not None and p < 0.05 else ""
+                    cell += " (%s%+.1f%%%s)" % (star, 100.0 * (m - bm) / abs(bm), star)
+                cells.append(cell)
+            out.append("| %s %s | %s |" % ("Hmean" if rate else "Amean", k, " | ".join(cells)))
+    return "\n".join(out) + "\n"
+
+
+def fmt(x):
+    if x == 0:
+        return "0"
+    if abs(x) >= 1000:
+        return "%.0f" % x
+    if abs(x) >= 10:
+        return "%.1f" % x
+    return "%.3g" % x
+
+
+def plot(run_dir, rows, metrics):
+    """One PNG per headline metric: per variant and case, mean with stddev bars."""
+    for k in metrics:
+        data = os.path.join(run_dir, "plot-%s.dat" % k)
+        series = OrderedDict()
+        for r in rows:
+            x = r["metrics"].get(k)
+            if isinstance(x, (int, float)):
+                series.setdefault((r.get("case", "-"), r["variant"]), []).append(float(x))
+        if not series:
+            continue
+        with open(data, "w") as f:
+            for i, ((case, v), xs) in enumerate(series.items()):
+                f.write('%d "%s\\n%s" %g %g\n' % (i, case, v, mean(xs, is_rate(k)), stddev(xs)))
+        script = ("set terminal pngcairo size 900,500 noenhanced; set output '%s';"
+                  "set title '%s'; set style fill solid 0.5; set boxwidth 0.6; set xtics rotate by -30;"
+                  "set yrange [0:*]; plot '%s' using 1:3:4:xtic(2) with boxerrorbars notitle"
+                  % (os.path.join(run_dir, "%s.png" % k), k, data))
+        try:
+            subprocess.run(["gnuplot", "-e", script], check=True, capture_output=True)
+        except (OSError, subprocess.CalledProcessError) as e:
+            sys.stderr.write("report.py: gnuplot failed for %s: %s\n" % (k, e))
+        os.unlink(data)
+
+
+def report(run_dir):
+    rows = load(run_dir)
+    env = ""
+    if os.path.exists(os.path.join(run_dir, "env.txt")):
+        env = open(os.path.join(run_dir, "env.txt")).read()
+    text = "# %s\n\n```\n%s```\n%s" % (os.path.basename(os.path.dirname(os.path.abspath(run_dir))), env, table(rows))
+    open(os.path.join(run_dir, "table.md"), "w").write(text)
+    headline = []
+    for r in rows:
+        for k in r.get("headline", []):
+            if k not in headline:
+                headline.append(k)
+    plot(run_dir, rows, headline)
+    print(text)
+
+
+def summary(top):
+    parts = ["# Benchmark summary\n", "Newest run of each benchmark (regenerate: `make bench-report`).\n"]
+    for name in sorted(os.listdir(top)):
+        d = os.path.join(top, name)
+        if not os.path.isdir(d):
+            continue
+        runs = sorted(r for r in os.listdir(d) if os.path.exists(os.path.join(d, r, "table.md")))
+        if runs:
+            parts.append("\n## %s (run %s)\n" % (name, runs[-1]))
+            parts.append(open(os.path.join(d, runs[-1], "table.md")).read().split("\n", 1)[1])
+    open(os.path.join(top, "SUMMARY.md"), "w").write("\n".join(parts))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--summary":
+        summary(sys.argv[2])
+    elif len(sys.argv) == 2:
+        report(sys.argv[1])
+    else:
+        sys.stderr.write(__doc__)
+        sys.exit(2)

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# make bench [B=name] [QUICK=1] [REPS=n] [VARIANTS='a b'] [KERNEL=base]
+# One guest boot per benchmark; inside it, cases x repetitions x variants,
+# interleaved. Results: results/<bench>/<run-id>/ (raw.jsonl, env.txt,
+# table.md, PNG plots, output.log); QUICK=1 runs go to build/bench-quick/.
+. "$(dirname "$0")/../harness/common.sh"
+
+names=${B:-$(cd "$TOP/bench" && ls */spec | cut -d/ -f1)}
+make -s -C "$TOP/bench/src" O="$BUILD/bench-bin" >&2 || die "bench programs do not build"
+if [ "${KERNEL:-}" = base ]; then
+	export OBJ=$BUILD/base/obj KERNEL=$BUILD/base/obj/arch/x86/boot/bzImage
+	[ -f "$KERNEL" ] || die "no base kernel; run 'make baseline' (or harness/baseline.sh) first"
+	kname=base
+else
+	kname=patched
+fi
+rc=0
+for name in $names; do
+	spec=$TOP/bench/$name/spec
+	[ -f "$spec" ] || die "no benchmark '$name' (bench/*/spec)"
+	(
+		# spec sets: DESC CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND VARIANTS REPS_FULL
+		# REPS_QUICK TIMEOUT_FULL TIMEOUT_QUICK HEADLINE
+		. "$spec"
+		q=${QUICK:-0}
+		if [ "$q" = 1 ]; then reps=${REPS:-$REPS_QUICK} tmo=$TIMEOUT_QUICK; else reps=${REPS:-$REPS_FULL} tmo=$TIMEOUT_FULL; fi
+		variants=${VARIANTS_OVERRIDE:-$VARIANTS}
+		id=$(date -u +%Y%m%d-%H%M%S)-$kname
+		if [ "$q" = 1 ]; then out=$BUILD/bench-quick/$name/$id; else out=$TOP/results/$name/$id; fi
+		mkdir -p "$out"
+		printf 'REPS=%q\nQUICK=%q\nVARIANTS=%q\nHEADLINE=%q\n' "$reps" "$q" "$variants" "$HEADLINE" > "$out/.bench"
+		say "$name: $DESC"
+		say "$name: variants '$variants', $reps repetition(s), quick=$q -> ${out#"$TOP"/}"
+		set +e
+		RESULTS=$out CPUS=$CPUS MEM=$MEM NUMA=${NUMA:-0} SWAP=${SWAP:-} SWAP_BPS=${SWAP_BPS:-} \
+			DISKS=${DISKS:-} APPEND=${APPEND:-} TIMEOUT=$tmo QUIET=0 \
+			CMD="$TOP/bench/guest/driver.sh $name" "$TOP/harness/boot.sh"
+		brc=$?
+		set -e
+		{
+			echo "benchmark: $name ($DESC)"
+			echo "kernel: $kname, $(grep -m1 '^kernel:' "$out/console.log" | tr -d '\r')"
+			grep -m1 '^accel:' "$out/console.log" | tr -d '\r'
+			grep -m1 '^lru_gen:' "$out/console.log" | tr -d '\r'
+			grep -m1 '^feature sysctls:' "$out/console.log" | tr -d '\r'
+			echo "guest: cpus=$CPUS mem=$MEM numa=${NUMA:-0} swap=${SWAP:-none} swap_bps=${SWAP_BPS:-unthrottled} disks=${DISKS:-none} append=${APPEND:-}"
+			echo "repetitions: $reps, interleaved over variants: $variants"
+			echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
+			echo "series: $(series_files | wc -l) patches ($(series_sum | cut -c1-12)); harness $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')"
+		} > "$out/env.txt"
+		rm -rf "$out/.guest" "$out/qemu.stderr"
+		[ -s "$out/raw.jsonl" ] || { say "$name: no results (boot status $brc); see $out/console.log"; exit 1; }
+		python3 "$TOP/bench/report.py" "$out" > /dev/null
+		sed -n '/^####/,$p' "$out/table.md" >&2
+		[ "$q" = 1 ] || python3 "$TOP/bench/report.py" --summary "$TOP/results"
+		[ "$brc" = 0 ] || { say "$name: guest ended with status $brc"; exit 1; }
+	) || rc=1
+done
+exit $rc

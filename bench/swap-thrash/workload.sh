@@ -1,0 +1,52 @@
+# swap-thrash: qs-<factor>x-<swap>: 3 qsbench processes whose total working
+# set is <factor> x MemTotal, swap on the throttled disk or on zram (same
+# size). kbuild: 'make -j4 mm/' of an allnoconfig kernel from the read-only
+# source, objects on a scratch ext4 disk, inside a memory.max cgroup of 1/4
+# of MemTotal (configured and prepared once per boot, untimed). Per-process elapsed times give the fairness spread.
+bench_setup() {
+	MEM_MB=$(( $(mem_kb MemTotal) / 1024 ))
+	DISKSWAP=$(awk 'NR > 1 {print $1}' /proc/swaps | head -n 1)
+	echo "$(awk 'NR > 1 {print $3 * 1024}' /proc/swaps | head -n 1)" > /sys/block/zram0/disksize 2>/dev/null &&
+		mkswap /dev/zram0 > /dev/null
+	mkfs.ext4 -q /dev/disk/scratch && mkdir -p /mnt/scratch && mount /dev/disk/scratch /mnt/scratch
+	mkdir -p /sys/fs/cgroup/kbuild
+	echo "+memory" > /sys/fs/cgroup/cgroup.subtree_control
+	echo $(( MEM_MB / 4 ))M > /sys/fs/cgroup/kbuild/memory.max
+	case " $(bench_cases) " in *" kbuild "*)
+		# Configure and build the host tools once, outside the timed runs.
+		make -s -C "$TOP/build/linux" O=/mnt/scratch/kb allnoconfig > /dev/null 2>&1 &&
+			make -s -C "$TOP/build/linux" O=/mnt/scratch/kb -j2 prepare > /dev/null 2>&1 &&
+			touch /mnt/scratch/kb/.prepared ;;
+	esac
+}
+bench_cases() {
+	if [ "$QUICK" = 1 ]; then echo "qs-1.2x-disk"
+	else echo "qs-1.2x-disk qs-1.5x-disk qs-2x-disk qs-1.5x-zram kbuild"; fi
+}
+use_swap() {
+	swapoff -a
+	if [ "$1" = zram ]; then swapon /dev/zram0; else swapon "$DISKSWAP"; fi
+}
+bench_run() {
+	local f mib rc
+	case $1 in
+	qs-*)
+		f=${1#qs-}; f=${f%%x-*}
+		use_swap "${1##*-}"
+		mib=$(echo "$f * $MEM_MB / 3" | bc)
+		echo "mib_per_proc=$mib"
+		"$BIN/qsbench" -p 3 -m "$mib" -s 1 > /tmp/qs.out 2>&1; rc=$?
+		use_swap disk
+		sed -n 's/^result //p' /tmp/qs.out | tr ' ' '\n' | grep -v '^procs='
+		grep -E 'killed|exit=' /tmp/qs.out
+		return $rc ;;
+	kbuild)
+		[ -f /mnt/scratch/kb/.prepared ] || return 1
+		find /mnt/scratch/kb/mm -name '*.o' -delete 2>/dev/null
+		echo $$ > /sys/fs/cgroup/kbuild/cgroup.procs
+		make -s -C "$TOP/build/linux" O=/mnt/scratch/kb -j4 mm/ > /tmp/kb.out 2>&1; rc=$?
+		echo $$ > /sys/fs/cgroup/cgroup.procs
+		awk '{print "kbuild_" $1 "=" $2}' /sys/fs/cgroup/kbuild/memory.events
+		return $rc ;;
+	esac
+}

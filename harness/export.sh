@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Write build/linux's commits (base..HEAD) back to patches/ with stable
+# names and contents: numbered subjects, zero commit ids, no signature. The
+# cover letter's subject and text come from patches/cover.txt (first line the
+# subject, then a blank line, then the body).
+. "$(dirname "$0")/common.sh"
+
+[ -d "$SRC/.git" ] || die "no tree; run 'make tree'"
+[ -z "$(gitk status --porcelain -uno)" ] || die "build/linux has uncommitted changes; commit them first"
+n=$(gitk rev-list --count base..HEAD)
+rm -f "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch
+if [ "$n" = 0 ]; then
+	say "series is empty"; series_sum > "$BUILD/.series-sum"; exit 0
+fi
+cover=()
+[ "$n" -lt 2 ] || cover=(--cover-letter)
+gitk format-patch -q -o "$TOP/patches" --zero-commit --no-signature --base=base \
+	--subject-prefix=PATCH "${cover[@]}" base..HEAD
+c=$(ls "$TOP"/patches/0000-*.patch 2>/dev/null || true)
+if [ -n "$c" ] && [ -f "$TOP/patches/cover.txt" ]; then
+	python3 - "$c" "$TOP/patches/cover.txt" <<'PY'
+import sys
+path, src = sys.argv[1:]
+subject, _, body = open(src).read().partition("\n\n")
+text = open(path).read()
+text = text.replace("*** SUBJECT HERE ***", subject.strip())
+text = text.replace("*** BLURB HERE ***", body.rstrip())
+open(path, "w").write(text)
+PY
+fi
+series_sum > "$BUILD/.series-sum"
+say "exported $n patch(es) to patches/"
+"$TOP/harness/check-export.sh"

@@ -1,0 +1,16 @@
+#!/bin/bash
+# In the guest: run the mm selftests (run_vmtests.sh), one category at a
+# time, from a writable copy on tmpfs. Usage: mm-suite.sh KSFT_DIR CAT...
+# Each category is introduced by '=== category: NAME' for tap.py.
+ksft=$1; shift
+[ -x "$ksft/mm/run_vmtests.sh" ] || { echo "no mm selftests in $ksft"; exit 2; }
+rm -rf /tmp/ksft && cp -a "$ksft" /tmp/ksft && cd /tmp/ksft/mm || exit 2
+# The hugetlb and thp tests want free huge pages; run_vmtests.sh reserves
+# them itself (and only warns if it cannot).
+echo 1 > /proc/sys/vm/compact_memory 2>/dev/null
+for c in "$@"; do
+	echo "=== category: $c"
+	t0=$(date +%s)
+	./run_vmtests.sh -t "$c" 2>&1
+	echo "=== category $c: exit $? in $(( $(date +%s) - t0 ))s"
+done

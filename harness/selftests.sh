@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Build and install the mm kselftests (with the series' own tests) for $OBJ
+# into $OBJ/kselftest. The tests' build writes local_config.{h,mk} into the
+# source directory, so it builds from a copy, never from build/linux.
+. "$(dirname "$0")/common.sh"
+
+dest=$OBJ/kselftest
+stamp=$(cd "$SRC" && gitk rev-parse HEAD)-$(cat "$OBJ/.config-stamp" 2>/dev/null)
+if [ -x "$dest/mm/run_vmtests.sh" ] && [ "$(cat "$dest/.stamp" 2>/dev/null)" = "$stamp" ]; then
+	exit 0
+fi
+log=$OBJ/selftests.log
+say "building mm selftests (log: ${log#"$TOP"/})"
+make -s -C "$SRC" O="$OBJ" headers > "$log" 2>&1 || { tail -n 20 "$log" >&2; die "make headers failed"; }
+copy=$BUILD/ksft-src
+rm -rf "$copy" && mkdir -p "$copy"
+# The selftests' build needs the whole tree (scripts/, mm/gup_test.h, lib/,
+# include/vdso); a hard-linked copy costs seconds.
+cp -al "$SRC/." "$copy/" && rm -rf "$copy/.git"
+rm -rf "$dest" "$BUILD/ksft-obj"
+# 6.12.117's khugepaged.c uses KSFT_SKIP without including kselftest.h.
+make -C "$copy/tools/testing/selftests" TARGETS=mm O="$BUILD/ksft-obj" \
+	KHDR_INCLUDES="-isystem $OBJ/usr/include" EXTRA_CFLAGS=-DKSFT_SKIP=4 \
+	-j"$JOBS" install INSTALL_PATH="$dest" >> "$log" 2>&1 ||
+	{ grep -E 'error|Error' "$log" | tail -n 20 >&2; die "selftests build failed (log: $log)"; }
+[ -x "$dest/mm/run_vmtests.sh" ] || die "selftests install incomplete (log: $log)"
+echo "$stamp" > "$dest/.stamp"
+say "selftests in ${dest#"$TOP"/}"

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Parse test output into one result per test, and compare with a baseline.
+
+  tap.py vmtests LOG      run_vmtests.sh output (our runner marks each category
+                          with '=== category: NAME'); prints 'cat<TAB>test<TAB>result'
+  tap.py ktap LOG         KUnit KTAP from a console log; prints 'kunit<TAB>suite.case<TAB>result'
+  tap.py compare BASE RESULTS [--ran CATS]
+                          a failure not known in BASE fails; a known one is reported;
+                          a new pass is reported. Prints the 'N passed, N failed' line.
+
+Results are pass, fail or skip. run_vmtests.sh's exit status is not used:
+a FAIL followed by a SKIP exits 4, which would read as a skip.
+"""
+import re
+import sys
+
+TAP = re.compile(r"^(not ok|ok) \d+ (.*?)(?:\s+#\s*(.*))?$")
+
+
+def norm(name):
+    # Temporary paths differ from run to run.
+    return re.sub(r"/tmp/[\w.-]+", "/tmp/X", name).strip()
+
+
+def vmtests(lines):
+    cat, seen, out = "unknown", {}, []
+    for line in lines:
+        line = line.rstrip("\r\n")
+        m = re.match(r"^=== category: (\S+)", line)
+        if m:
+            cat = m.group(1)
+            continue
+        m = TAP.match(line)
+        if not m:
+            continue
+        status, name, directive = m.groups()
+        name = norm(name)
+        key = (cat, name)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > 1:
+            name = "%s #%d" % (name, seen[key])
+        if status == "not ok":
+            res = "fail"
+        elif directive and directive.upper().startswith("SKIP"):
+            res = "skip"
+        else:
+            res = "pass"
+        out.append((cat, name, res))
+    return out
+
+
+def ktap(lines):
+    """A suite's test cases are its subtests at indent 4 (parameterised cases
+    nest deeper and are summed up by their case's line); the suite's own line
+    at indent 0 counts only if it had no cases. Console lines may carry
+    '[  1.2] ' timestamps."""
+    out, suite, cases = [], None, 0
+    for line in lines:
+        line = re.sub(r"^\[\s*[\d.]+\]\s?", "", line.rstrip("\r\n"))
+        m = re.match(r"^(\s*)# Subtest: (\S+)", line)
+        if m and len(m.group(1)) == 4:
+            suite, cases = m.group(2), 0
+            continue
+        m = re.match(r"^(\s*)(not ok|ok) \d+ (\S+)(?:.*?#\s*(SKIP.*))?", line)
+        if not m:
+            continue
+        indent, status, name, skip = len(m.group(1)), m.group(2), m.group(3), m.group(4)
+        res = "fail" if status == "not ok" else ("skip" if skip else "pass")
+        if indent == 4 and suite:
+            out.append(("kunit", "%s.%s" % (suite, name), res))
+            cases += 1
+        elif indent == 0:
+            # The suite's own result: only news if it had no cases.
+            if not cases:
+                out.append(("kunit", name, res))
+            suite, cases = None, 0
+    return out
+
+
+def load(path):
+    res = {}
+    with open(path) as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            cat, name, r = line.rstrip("\n").split("\t")[:3]
+            res[(cat, name)] = r
+    return res
+
+
+def compare(base_path, res_path, ran):
+    base, res = load(base_path), load(res_path)
+    passed = failed = skipped = 0
+    for key in sorted(res):
+        r, b = res[key], base.get(key)
+        label = "%s: %s" % key
+        if r == "pass":
+            passed += 1
+            if b in ("fail", "skip"):
+                print("NEW PASS   %s (base: %s)" % (label, b))
+        elif r == "skip":
+            skipped += 1
+            if b == "pass":
+                print("NEW SKIP   %s (base: pass)" % label)
+        elif b == "fail":
+            skipped += 1
+            print("known fail %s (fails on the base too)" % label)
+        else:
+            failed += 1
+            print("NEW FAIL   %s (base: %s)" % (label, b or "not in baseline"))
+    for key in sorted(base):
+        if key[0] in ran and key not in res and base[key] != "skip":
+            failed += 1
+            print("MISSING    %s: %s (base: %s; did the run die?)" % (key[0], key[1], base[key]))
+    return passed, failed, skipped
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] in ("vmtests", "ktap"):
+        with open(argv[1], errors="replace") as f:
+            rows = (vmtests if argv[0] == "vmtests" else ktap)(f)
+        for row in rows:
+            print("\t".join(row))
+        return 0
+    if len(argv) >= 3 and argv[0] == "compare":
+        ran = set()
+        if len(argv) >= 5 and argv[3] == "--ran":
+            ran = set(argv[4].split())
+        p, f, s = compare(argv[1], argv[2], ran)
+        print("%d passed, %d failed, %d skipped" % (p, f, s))
+        return 1 if f else 0
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# make test / make test-full. Stages, stopping at the first broken one:
+#   (a) the series applies with no fuzz; checkpatch --strict is clean
+#   (b) the kernel builds with every feature option on
+#   (c) the harness's own tests
+#   (d) one guest: KUnit (built in) + the mm selftests, the series' included
+#   (e) comparison with baseline/mm-base.tsv (the unpatched base, same guest)
+# Ends with 'N passed, N failed, N skipped'. Known base failures count as
+# skipped (listed); a new failure or a test that went missing fails the run.
+. "$(dirname "$0")/common.sh"
+. "$TOP/configs/test-categories"
+
+scope=${1:-quick}
+case $scope in quick) cats=$QUICK ;; full) cats=$FULL ;; *) die "usage: test.sh quick|full" ;; esac
+[ -z "${CATS:-}" ] || cats=$CATS
+out=$BUILD/test-$scope
+rm -rf "$out" && mkdir -p "$out"
+res=$out/all.tsv
+: > "$res"
+t0=$(date +%s)
+stage() { printf '\n==== %s [%ds]\n' "$*" $(( $(date +%s) - t0 )) >&2; }
+record() { # category, TAP-ish lines on stdin -> results
+	awk -v c="$1" -F'\t' '/^ok /{sub(/^ok /, ""); print c "\t" $0 "\tpass"}
+		/^not ok /{sub(/^not ok /, ""); print c "\t" $0 "\tfail"}' >> "$res"
+}
+finish() {
+	stage "summary"
+	"$TOP/harness/tap.py" compare "$TOP/baseline/mm-base.tsv" "$res" --ran "$cats kunit" | tee "$out/summary.txt"
+	exit "${PIPESTATUS[0]}"
+}
+broken() { say "stage '$1' is broken: $2"; finish; }
+
+stage "(a) series applies; checkpatch --strict"
+"$TOP/harness/tree.sh" || { echo "not ok series applies" | record series; broken apply "the series does not apply"; }
+echo "ok series applies ($(series_files | wc -l) patches)" | record series
+"$TOP/harness/checkpatch.sh" | tee "$out/checkpatch.txt" | grep -v '^#   ' >&2 || true
+record checkpatch < "$out/checkpatch.txt"
+grep -q '^not ok' "$out/checkpatch.txt" && broken checkpatch "see $out/checkpatch.txt"
+
+stage "(b) build with every feature on"
+if FEATURES=all "$TOP/harness/build.sh"; then echo "ok build all features" | record build
+else echo "not ok build all features" | record build; broken build "the kernel does not build"; fi
+
+stage "(c) harness self-tests"
+"$TOP/tests/harness/run.sh" | tee "$out/harness.txt" >&2 || true
+record harness < "$out/harness.txt"
+grep -q '^not ok' "$out/harness.txt" && broken harness "see $out/harness.txt"
+
+stage "(d) guest: KUnit + mm selftests ($cats)"
+"$TOP/harness/suite.sh" "$out/suite" $cats
+cat "$out/suite/results.tsv" >> "$res"
+say "$(wc -l < "$out/suite/results.tsv") results from the guest; console: $out/suite/console.log"
+finish

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# build/linux: the pinned base as one git commit, the series applied on top
+# with 'git am' (one commit per patch). Refuses to touch a tree that holds
+# work not exported to patches/.
+. "$(dirname "$0")/common.sh"
+
+if [ -d "$SRC/.git" ]; then
+	if ! "$TOP/harness/check-export.sh" >&2; then
+		die "build/linux has work that is not in patches/: run 'make export' first,
+    or remove build/linux to start again from patches/ (FORCE=1 does that)"
+	fi
+	if [ "${FORCE:-0}" != 1 ] && [ "$(gitk log -1 --format=%s "$(gitk rev-list --max-parents=0 HEAD)")" = "base: $BASE_PKG $BASE_VERSION" ]; then
+		# Re-apply only if patches/ changed since the tree was made.
+		if [ -f "$BUILD/.series-sum" ] && [ "$(cat "$BUILD/.series-sum")" = "$(series_sum)" ]; then
+			say "build/linux is up to date with patches/"
+			exit 0
+		fi
+	fi
+	rm -rf "$SRC"
+fi
+
+tarball=$("$TOP/harness/base.sh")
+mkdir -p "$BUILD"
+say "unpacking $tarball"
+tmp=$BUILD/.unpack.$$
+rm -rf "$tmp" && mkdir -p "$tmp"
+tar -C "$tmp" -xaf "$tarball"
+mv "$tmp"/linux-source-6.12 "$SRC" && rmdir "$tmp"
+gitk init -q -b base
+gitk add -A -f .
+gitk commit -q -m "base: $BASE_PKG $BASE_VERSION" --date=2024-01-01T00:00:00Z
+gitk tag -f base >/dev/null
+gitk checkout -q -b series
+n=0
+for p in $(series_files); do
+	# --3way off, no fuzz: a patch that does not apply exactly fails here.
+	gitk am -q --whitespace=nowarn "$p" || {
+		gitk am --abort || true
+		die "patch ${p##*/} does not apply cleanly"
+	}
+	n=$((n + 1))
+done
+series_sum > "$BUILD/.series-sum"
+say "build/linux: base $BASE_VERSION + $n patch(es)"

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The harness's own tests, fast ones first. Prints 'ok NAME' / 'not ok NAME'.
+# SKIP_BOOT=1 leaves out the ones that boot a guest.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+H=$TOP/harness
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+check() { # name, then a command that must succeed
+	local name=$1; shift
+	if "$@" > "$tmp/out" 2>&1; then echo "ok $name"
+	else echo "not ok $name"; sed 's/^/#   /' "$tmp/out" | tail -n 15; fails=$((fails + 1)); fi
+}
+expect() { # "text" file: file contains text
+	grep -q -e "$1" "$2" || { echo "expected '$1' in:"; cat "$2"; return 1; }
+}
+
+# --- TAP parsing and comparison -------------------------------------------
+t_fail_then_skip() {
+	printf '%s\n' '=== category: cow' 'TAP version 13' '# running ./cow' \
+		'not ok 1 cow # exit=1' 'ok 2 ksm_tests -N -m 1 # SKIP' \
+		'# SUMMARY: PASS=0 SKIP=1 FAIL=1' '1..2' > "$tmp/log"
+	"$H/tap.py" vmtests "$tmp/log" > "$tmp/r.tsv"
+	expect $'cow\tcow\tfail' "$tmp/r.tsv" && expect $'cow\tksm_tests -N -m 1\tskip' "$tmp/r.tsv" || return 1
+	: > "$tmp/base.tsv"
+	if "$H/tap.py" compare "$tmp/base.tsv" "$tmp/r.tsv" > "$tmp/c"; then echo "compare passed a failure"; return 1; fi
+	expect '^0 passed, 1 failed, 1 skipped$' "$tmp/c"
+}
+t_compare_known_and_new() {
+	printf 'm\ta\tfail\nm\tb\tfail\nm\tc\tpass\nm\td\tpass\nother\tz\tpass\n' > "$tmp/base.tsv"
+	printf 'm\ta\tfail\nm\tb\tpass\nm\tc\tpass\n' > "$tmp/r.tsv"
+	# a: known failure (not fatal), b: new pass, d: missing in a category that ran.
+	"$H/tap.py" compare "$tmp/base.tsv" "$tmp/r.tsv" --ran m > "$tmp/c" && { cat "$tmp/c"; return 1; }
+	expect 'known fail m: a' "$tmp/c" && expect 'NEW PASS   m: b' "$tmp/c" &&
+		expect 'MISSING    m: d' "$tmp/c" && expect '^2 passed, 1 failed, 1 skipped$' "$tmp/c" || return 1
+	printf 'm\ta\tfail\nm\tb\tpass\nm\tc\tpass\nm\td\tpass\n' > "$tmp/r.tsv"
+	"$H/tap.py" compare "$tmp/base.tsv" "$tmp/r.tsv" --ran m > "$tmp/c" || { cat "$tmp/c"; return 1; }
+}
+t_ktap() {
+	printf '%s\n' '[    1.000000] KTAP version 1' '[    1.000001] 1..1' \
+		'[    1.000002]     KTAP version 1' '[    1.000003]     # Subtest: demo' \
+		'[    1.000004]     1..3' '[    1.000005]     ok 1 one' \
+		'[    1.000006]     not ok 2 two' '[    1.000007]     ok 3 three # SKIP no' \
+		'[    1.000008] # demo: pass:1 fail:1 skip:1 total:3' '[    1.000009] not ok 1 demo' > "$tmp/k"
+	"$H/tap.py" ktap "$tmp/k" > "$tmp/r.tsv"
+	expect $'kunit\tdemo.one\tpass' "$tmp/r.tsv" && expect $'kunit\tdemo.two\tfail' "$tmp/r.tsv" &&
+		expect $'kunit\tdemo.three\tskip' "$tmp/r.tsv" && [ "$(wc -l < "$tmp/r.tsv")" = 3 ]
+}
+check "tap: a FAIL followed by a SKIP counts as a failure" t_fail_then_skip
+check "tap: known failures, new passes and missing tests" t_compare_known_and_new
+check "tap: KTAP test cases from a console log" t_ktap
+
+# --- accelerator probe ------------------------------------------------------
+t_accel_no_kvm() {
+	[ "$(KVM_DEV=/nonexistent ACCEL=auto "$H/accel.sh" /dev/null)" = tcg ]
+}
+t_accel_hang() {
+	# Hardware KVM modules "present", but the test boot hangs (as a normal
+	# kernel does under kvm_pvm): the probe must give up and pick TCG.
+	mkdir -p "$tmp/sys/kvm_intel"; : > "$tmp/kvm"
+	printf '#!/bin/sh\nexec sleep 600\n' > "$tmp/qemu"; chmod +x "$tmp/qemu"
+	printf 'x%.0s' $(seq 64) > "$tmp/kernel"
+	local t0=$SECONDS a
+	a=$(BUILD=$tmp KVM_DEV=$tmp/kvm SYSMOD=$tmp/sys QEMU=$tmp/qemu PROBE_TIMEOUT=3 ACCEL=auto "$H/accel.sh" "$tmp/kernel")
+	[ "$a" = tcg ] && [ $((SECONDS - t0)) -lt 15 ] || { echo "got '$a' after $((SECONDS - t0))s"; return 1; }
+}
+check "accel: no hardware KVM -> tcg" t_accel_no_kvm
+check "accel: a hanging KVM probe falls back to tcg, bounded" t_accel_hang
+
+# --- Kconfig: a dropped option fails the config step -------------------------
+t_config_drop() {
+	[ -d "$TOP/build/linux" ] || { echo "no tree"; return 1; }
+	# merge_config.sh only warns when MEM_SOFT_DIRTY loses CHECKPOINT_RESTORE.
+	printf '# CONFIG_CHECKPOINT_RESTORE is not set\nCONFIG_MEM_SOFT_DIRTY=y\n' > "$tmp/drop.config"
+	if OBJ=$tmp/obj "$H/configure.sh" "$tmp/drop.config" > "$tmp/log" 2>&1; then
+		cat "$tmp/log"; echo "configure accepted a dropped option"; return 1
+	fi
+	expect 'CONFIG_MEM_SOFT_DIRTY=y requested by drop.config, but .config has n' "$tmp/log"
+}
+check "config: an option dropped by olddefconfig fails the config step" t_config_drop
+
+# --- booting: exit status, watchdog, panic -----------------------------------
+if [ "${SKIP_BOOT:-0}" != 1 ]; then
+	boot() { RESULTS=$tmp/run CPUS=1 MEM=512M QUIET=1 "$H/boot.sh"; }
+	t_exit0() { CMD='uname -r; true' boot; }
+	t_exit3() { CMD='exit 3' boot; local rc=$?; [ "$rc" = 3 ] || { echo "rc=$rc"; return 1; }; }
+	t_hang() {
+		local t0=$SECONDS
+		if CMD='sleep 600' TIMEOUT=40 boot 2> "$tmp/err"; then echo "hung guest reported success"; return 1; fi
+		expect 'watchdog: guest did not finish within 40s' "$tmp/err" && [ $((SECONDS - t0)) -lt 60 ]
+	}
+	t_panic() {
+		if CMD='echo c > /proc/sysrq-trigger' TIMEOUT=120 boot 2> "$tmp/err"; then echo "panic reported success"; return 1; fi
+		expect 'guest kernel panicked' "$tmp/err"
+	}
+	check "boot: guest exit status 0 comes back" t_exit0
+	check "boot: guest exit status 3 comes back" t_exit3
+	check "boot: a hung guest is ended by the watchdog" t_hang
+	check "boot: a panicked guest ends the run with a clear error" t_panic
+fi
+exit $((fails > 0))
