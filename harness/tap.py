@@ -7,6 +7,9 @@
   tap.py compare BASE RESULTS [--ran CATS]
                           a failure not known in BASE fails; a known one is reported;
                           a new pass is reported. Prints the 'N passed, N failed' line.
+  tap.py merge OLD NEW    merge two runs of the base: a test that passed in one and
+                          failed in the other becomes 'flaky' (its failure is then
+                          not fatal); a skip in either gives way to NEW
 
 Results are pass, fail or skip. run_vmtests.sh's exit status is not used:
 a FAIL followed by a SKIP exits 4, which would read as a skip.
@@ -56,6 +59,8 @@ def ktap(lines):
     '[  1.2] ' timestamps."""
     out, suite, cases = [], None, 0
     for line in lines:
+        if line.startswith("=== mm-harness: start"):
+            break  # built-in suites run before init; later lines are user space's
         line = re.sub(r"^\[\s*[\d.]+\]\s?", "", line.rstrip("\r\n"))
         m = re.match(r"^(\s*)# Subtest: (\S+)", line)
         if m and len(m.group(1)) == 4:
@@ -102,9 +107,9 @@ def compare(base_path, res_path, ran):
             skipped += 1
             if b == "pass":
                 print("NEW SKIP   %s (base: pass)" % label)
-        elif b == "fail":
+        elif b in ("fail", "flaky"):
             skipped += 1
-            print("known fail %s (fails on the base too)" % label)
+            print("known fail %s (%s on the base too)" % (label, "fails" if b == "fail" else "flaky"))
         else:
             failed += 1
             print("NEW FAIL   %s (base: %s)" % (label, b or "not in baseline"))
@@ -113,6 +118,19 @@ def compare(base_path, res_path, ran):
             failed += 1
             print("MISSING    %s: %s (base: %s; did the run die?)" % (key[0], key[1], base[key]))
     return passed, failed, skipped
+
+
+def merge(old_path, new_path):
+    old, new = load(old_path), load(new_path)
+    for key in sorted(set(old) | set(new)):
+        a, b = old.get(key), new.get(key)
+        if b is None:
+            r = a
+        elif a is None or a == b or "skip" in (a, b):
+            r = b  # a skip depends on the guest set-up: the newer run wins
+        else:
+            r = "flaky"
+        print("%s\t%s\t%s" % (key[0], key[1], r))
 
 
 def main(argv):
@@ -129,6 +147,9 @@ def main(argv):
         p, f, s = compare(argv[1], argv[2], ran)
         print("%d passed, %d failed, %d skipped" % (p, f, s))
         return 1 if f else 0
+    if len(argv) == 3 and argv[0] == "merge":
+        merge(argv[1], argv[2])
+        return 0
     sys.stderr.write(__doc__)
     return 2
 

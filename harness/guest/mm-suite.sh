@@ -5,9 +5,14 @@
 ksft=$1; shift
 [ -x "$ksft/mm/run_vmtests.sh" ] || { echo "no mm selftests in $ksft"; exit 2; }
 rm -rf /tmp/ksft && cp -a "$ksft" /tmp/ksft && cd /tmp/ksft/mm || exit 2
-# The hugetlb and thp tests want free huge pages; run_vmtests.sh reserves
-# them itself (and only warns if it cannot).
+# Reserve the huge pages run_vmtests.sh wants (256 MiB) before it starts:
+# it reserves them itself, but gives them back after the userfaultfd tests
+# whether or not they ran, so with one category per call the later ones
+# (migration's hugetlb cases) would find none.
+echo 3 > /proc/sys/vm/drop_caches
 echo 1 > /proc/sys/vm/compact_memory 2>/dev/null
+echo "${HUGEPAGES:-128}" > /proc/sys/vm/nr_hugepages
+echo "huge pages reserved: $(cat /proc/sys/vm/nr_hugepages)"
 for c in "$@"; do
 	echo "=== category: $c"
 	t0=$(date +%s)

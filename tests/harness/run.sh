@@ -42,7 +42,8 @@ t_ktap() {
 		'[    1.000002]     KTAP version 1' '[    1.000003]     # Subtest: demo' \
 		'[    1.000004]     1..3' '[    1.000005]     ok 1 one' \
 		'[    1.000006]     not ok 2 two' '[    1.000007]     ok 3 three # SKIP no' \
-		'[    1.000008] # demo: pass:1 fail:1 skip:1 total:3' '[    1.000009] not ok 1 demo' > "$tmp/k"
+		'[    1.000008] # demo: pass:1 fail:1 skip:1 total:3' '[    1.000009] not ok 1 demo' \
+		'=== mm-harness: start' 'not ok 1 user space TAP is not KUnit' > "$tmp/k"
 	"$H/tap.py" ktap "$tmp/k" > "$tmp/r.tsv"
 	expect $'kunit\tdemo.one\tpass' "$tmp/r.tsv" && expect $'kunit\tdemo.two\tfail' "$tmp/r.tsv" &&
 		expect $'kunit\tdemo.three\tskip' "$tmp/r.tsv" && [ "$(wc -l < "$tmp/r.tsv")" = 3 ]
@@ -50,6 +51,17 @@ t_ktap() {
 check "tap: a FAIL followed by a SKIP counts as a failure" t_fail_then_skip
 check "tap: known failures, new passes and missing tests" t_compare_known_and_new
 check "tap: KTAP test cases from a console log" t_ktap
+t_flaky() {
+	# Two base runs that disagree make the test flaky; its failure is known.
+	printf 'm\ta\tpass\nm\tb\tfail\n' > "$tmp/b1.tsv"
+	printf 'm\ta\tfail\nm\tb\tfail\n' > "$tmp/b2.tsv"
+	"$H/tap.py" merge "$tmp/b1.tsv" "$tmp/b2.tsv" > "$tmp/base.tsv"
+	expect $'m\ta\tflaky' "$tmp/base.tsv" || return 1
+	printf 'm\ta\tfail\nm\tb\tfail\n' > "$tmp/r.tsv"
+	"$H/tap.py" compare "$tmp/base.tsv" "$tmp/r.tsv" --ran m > "$tmp/c" || { cat "$tmp/c"; return 1; }
+	expect 'known fail m: a (flaky on the base too)' "$tmp/c"
+}
+check "tap: a test that is flaky on the base does not fail the run" t_flaky
 
 # --- accelerator probe ------------------------------------------------------
 t_accel_no_kvm() {
