@@ -17,7 +17,10 @@ export KBUILD_BUILD_USER=mm-series KBUILD_BUILD_HOST=harness
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 # The O= directory is part of every path the compiler sees; let ccache hit
 # across trees and build directories anyway.
+# -fmacro-prefix-map=<abs srctree>/= only maps paths away, so it need not be
+# hashed; without this a clone in another folder would miss every object.
 export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_COMPILERCHECK=content
+export CCACHE_IGNOREOPTIONS="-fmacro-prefix-map=*"
 
 say() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '[%s] ERROR: %s\n' "${0##*/}" "$*" >&2; exit 1; }
