@@ -4,7 +4,7 @@ SHELL := /bin/bash
 H := harness
 
 export QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS KERNEL
-export FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT B REPS VARIANTS_OVERRIDE
+export FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT B REPS CASES VARIANTS_OVERRIDE
 
 .PHONY: help tree export check-export config build selftests run test test-full \
 	baseline harness-test checkpatch clean deps bench bench-report

@@ -166,9 +166,10 @@ def plot(run_dir, rows, metrics):
             for i, ((case, v), xs) in enumerate(series.items()):
                 f.write('%d "%s\\n%s" %g %g\n' % (i, case, v, mean(xs, is_rate(k)), stddev(xs)))
         script = ("set terminal pngcairo size 900,500 noenhanced; set output '%s';"
-                  "set title '%s'; set style fill solid 0.5; set boxwidth 0.6; set xtics rotate by -30;"
-                  "set yrange [0:*]; plot '%s' using 1:3:4:xtic(2) with boxerrorbars notitle"
-                  % (os.path.join(run_dir, "%s.png" % k), k, data))
+                  "set title '%s (mean, error bar: stddev)'; set style fill solid 0.5; set boxwidth 0.6;"
+                  "set xtics rotate by -30; set xrange [-0.6:%f]; set yrange [0:*]; set grid ytics;"
+                  "plot '%s' using 1:3:4:xtic(2) with boxerrorbars lc rgb '#4a7ab5' notitle"
+                  % (os.path.join(run_dir, "%s.png" % k), k, len(series) - 0.4, data))
         try:
             subprocess.run(["gnuplot", "-e", script], check=True, capture_output=True)
         except (OSError, subprocess.CalledProcessError) as e:

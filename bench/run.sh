@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench [B=name] [QUICK=1] [REPS=n] [VARIANTS='a b'] [KERNEL=base]
+# make bench [B=name] [QUICK=1] [REPS=n] [CASES='a b'] [VARIANTS_OVERRIDE='a b'] [KERNEL=base]
 # One guest boot per benchmark; inside it, cases x repetitions x variants,
 # interleaved. Results: results/<bench>/<run-id>/ (raw.jsonl, env.txt,
 # table.md, PNG plots, output.log); QUICK=1 runs go to build/bench-quick/.
@@ -28,7 +28,7 @@ for name in $names; do
 		id=$(date -u +%Y%m%d-%H%M%S)-$kname
 		if [ "$q" = 1 ]; then out=$BUILD/bench-quick/$name/$id; else out=$TOP/results/$name/$id; fi
 		mkdir -p "$out"
-		printf 'REPS=%q\nQUICK=%q\nVARIANTS=%q\nHEADLINE=%q\n' "$reps" "$q" "$variants" "$HEADLINE" > "$out/.bench"
+		printf 'REPS=%q\nQUICK=%q\nVARIANTS=%q\nHEADLINE=%q\nCASES=%q\n' "$reps" "$q" "$variants" "$HEADLINE" "${CASES:-}" > "$out/.bench"
 		say "$name: $DESC"
 		say "$name: variants '$variants', $reps repetition(s), quick=$q -> ${out#"$TOP"/}"
 		set +e

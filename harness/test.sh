@@ -4,7 +4,8 @@
 #   (b) the kernel builds with every feature option on
 #   (c) the harness's own tests
 #   (d) one guest: KUnit (built in) + the mm selftests, the series' included
-#   (e) comparison with baseline/mm-base.tsv (the unpatched base, same guest)
+#   (e) every benchmark at its smoke size (QUICK=1), so they never rot
+#   (f) comparison with baseline/mm-base.tsv (the unpatched base, same guest)
 # Ends with 'N passed, N failed, N skipped'. Known base failures count as
 # skipped (listed); a new failure or a test that went missing fails the run.
 . "$(dirname "$0")/common.sh"
@@ -24,7 +25,7 @@ record() { # category, TAP-ish lines on stdin -> results
 		/^not ok /{sub(/^not ok /, ""); print c "\t" $0 "\tfail"}' >> "$res"
 }
 finish() {
-	stage "summary"
+	stage "(f) summary against the base"
 	"$TOP/harness/tap.py" compare "$TOP/baseline/mm-base.tsv" "$res" --ran "$cats kunit" | tee "$out/summary.txt"
 	exit "${PIPESTATUS[0]}"
 }
@@ -50,4 +51,17 @@ stage "(d) guest: KUnit + mm selftests ($cats)"
 "$TOP/harness/suite.sh" "$out/suite" $cats
 cat "$out/suite/results.tsv" >> "$res"
 say "$(wc -l < "$out/suite/results.tsv") results from the guest; console: $out/suite/console.log"
+
+if [ "${SKIP_BENCH:-0}" != 1 ]; then
+	stage "(e) benchmarks, smoke size"
+	for b in $(cd "$TOP/bench" && ls -d */ | tr -d / ); do
+		[ -f "$TOP/bench/$b/spec" ] || continue
+		if B=$b QUICK=1 "$TOP/bench/run.sh" > "$out/bench-$b.log" 2>&1; then
+			echo "ok bench $b (smoke)" | record bench
+		else
+			echo "not ok bench $b (smoke)" | record bench
+			tail -n 15 "$out/bench-$b.log" | sed 's/^/#   /' >&2
+		fi
+	done
+fi
 finish

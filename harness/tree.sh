@@ -28,13 +28,15 @@ tar -C "$tmp" -xaf "$tarball"
 mv "$tmp"/linux-source-6.12 "$SRC" && rmdir "$tmp"
 gitk init -q -b base
 gitk add -A -f .
-gitk commit -q -m "base: $BASE_PKG $BASE_VERSION" --date=2024-01-01T00:00:00Z
+# Fixed dates: the same base and series give the same commit ids, hence the
+# same kernel release string (6.12.117-g<id>) on every machine.
+GIT_COMMITTER_DATE=2024-01-01T00:00:00Z gitk commit -q -m "base: $BASE_PKG $BASE_VERSION" --date=2024-01-01T00:00:00Z
 gitk tag -f base >/dev/null
 gitk checkout -q -b series
 n=0
 for p in $(series_files); do
 	# --3way off, no fuzz: a patch that does not apply exactly fails here.
-	gitk am -q --whitespace=nowarn "$p" || {
+	gitk am -q --committer-date-is-author-date --whitespace=nowarn "$p" || {
 		gitk am --abort || true
 		die "patch ${p##*/} does not apply cleanly"
 	}

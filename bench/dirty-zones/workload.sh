@@ -1,4 +1,4 @@
-# dirty-zones: write-<fs>: dd of 1x MemTotal (QUICK: 1/8) to a file on the
+# dirty-zones: write-<fs>: dd of MemTotal/2 (QUICK: 1/16) to a file on the
 # throttled disk while stress-ng keeps 40% of RAM in anonymous memory and
 # latprobe times pipe (GFP_KERNEL) allocations. zoneinfo is sampled every
 # second: for each zone its share of the node's write-pending pages against
@@ -22,8 +22,8 @@ sample_zones() {
 	done
 }
 bench_run() {
-	local mb=$MEM_MB rc
-	[ "$QUICK" = 1 ] && mb=$(( MEM_MB / 8 ))
+	local mb=$(( MEM_MB / 2 )) rc
+	[ "$QUICK" = 1 ] && mb=$(( MEM_MB / 16 ))
 	rm -f /mnt/data/big; sync
 	echo > $T/trace; echo 1 > $T/tracing_on
 	stress-ng --vm 1 --vm-bytes $(( MEM_MB * 2 / 5 ))M --vm-keep --timeout 3600s > /dev/null 2>&1 & local hog=$!

@@ -5,6 +5,7 @@ Reads ftrace text (mm_vmscan_direct_reclaim_begin/end) on stdin; prints
 key=value: dr_events, dr_max_concurrent, dr_p50_us, dr_p99_us, dr_max_us,
 dr_total_ms. A begin without its end (buffer overrun) is dropped.
 """
+import math
 import re
 import sys
 
@@ -26,8 +27,8 @@ for ts, kind, pid in events:
 lat.sort()
 
 
-def pct(p):
-    return lat[min(len(lat) - 1, int(p / 100.0 * len(lat)))] if lat else 0
+def pct(p):  # nearest rank
+    return lat[max(0, math.ceil(p / 100.0 * len(lat)) - 1)] if lat else 0
 
 
 print("dr_events=%d" % len(lat))

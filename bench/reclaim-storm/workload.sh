@@ -6,6 +6,7 @@
 # OOM-killed. Direct reclaim concurrency and latency come from the
 # mm_vmscan_direct_reclaim_begin/end tracepoints.
 T=/sys/kernel/tracing
+ALLOW_FAIL=1 # hackbench losing a task to the OOM killer is a result (oom_kill)
 bench_setup() {
 	echo 16384 > $T/buffer_size_kb
 	echo 0 > $T/tracing_on

@@ -24,6 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define PROG "latprobe"
+#include "common.h"
+
 #define PIPE_BYTES	(64 << 10)
 #define ANON_BYTES	(256 << 10)
 #define NSEC		1000000000LL
@@ -33,19 +36,6 @@ static volatile sig_atomic_t stop;
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: latprobe -d SECONDS [-i INTERVAL_MS] [-k pipe|anon] [-h]\n");
-}
-
-static void bad_usage(const char *why)
-{
-	fprintf(stderr, "latprobe: %s\n", why);
-	usage(stderr);
-	exit(2);
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "latprobe: %s: %s\n", what, strerror(errno));
-	exit(1);
 }
 
 static void on_signal(int sig)

@@ -30,6 +30,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define PROG "migrate_copy"
+#include "common.h"
+
 #define HPAGE_SIZE	(2UL << 20)
 #define MAX_BYTES	(1ULL << 40)
 
@@ -40,42 +43,6 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: migrate_copy -k 4k|thp -n COUNT [-r REPS] [-F FLAGS] [-s SEED] [--from NODE --to NODE]\n"
 		"       migrate_copy -C THREADS -b MIB [-r REPS] [--from NODE --to NODE]\n");
-}
-
-static void bad_usage(const char *why)
-{
-	fprintf(stderr, "migrate_copy: %s\n", why);
-	usage(stderr);
-	exit(2);
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "migrate_copy: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static uint64_t parse_u64(const char *s, int base, uint64_t min, uint64_t max,
-			  const char *what)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	if (!*s || *s == '-' || *s == '+')
-		bad_usage(what);
-	v = strtoull(s, &end, base);
-	if (errno || *end || v < min || v > max)
-		bad_usage(what);
-	return v;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static double gbps(size_t bytes, double s)

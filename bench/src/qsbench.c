@@ -21,43 +21,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#define PROG "qsbench"
+#include "common.h"
+
 #define MAX_PROCS	4096
 #define INSERTION_MIN	16	/* ranges shorter than this use insertion sort */
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: qsbench -p PROCS -m MIB_PER_PROC [-s SEED] [-l LOOPS] [-h]\n");
-}
-
-static void bad_usage(const char *why)
-{
-	fprintf(stderr, "qsbench: %s\n", why);
-	usage(stderr);
-	exit(2);
-}
-
-/* Strict unsigned parse: whole string, in [min, max]. */
-static uint64_t parse_u64(const char *s, int base, uint64_t min, uint64_t max,
-			  const char *what)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	if (!*s || *s == '-' || *s == '+')
-		bad_usage(what);
-	v = strtoull(s, &end, base);
-	if (errno || *end || v < min || v > max)
-		bad_usage(what);
-	return v;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* splitmix64 turns seed+index into a well-mixed, non-zero xorshift state. */

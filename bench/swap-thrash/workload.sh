@@ -21,7 +21,7 @@ bench_setup() {
 }
 bench_cases() {
 	if [ "$QUICK" = 1 ]; then echo "qs-1.2x-disk"
-	else echo "qs-1.2x-disk qs-1.5x-disk qs-2x-disk qs-1.5x-zram kbuild"; fi
+	else echo "qs-1.2x-disk qs-1.5x-disk qs-2x-zram kbuild"; fi
 }
 use_swap() {
 	swapoff -a
@@ -43,9 +43,9 @@ bench_run() {
 	kbuild)
 		[ -f /mnt/scratch/kb/.prepared ] || return 1
 		find /mnt/scratch/kb/mm -name '*.o' -delete 2>/dev/null
-		echo $$ > /sys/fs/cgroup/kbuild/cgroup.procs
+		echo $BASHPID > /sys/fs/cgroup/kbuild/cgroup.procs
 		make -s -C "$TOP/build/linux" O=/mnt/scratch/kb -j4 mm/ > /tmp/kb.out 2>&1; rc=$?
-		echo $$ > /sys/fs/cgroup/cgroup.procs
+		echo $BASHPID > /sys/fs/cgroup/cgroup.procs
 		awk '{print "kbuild_" $1 "=" $2}' /sys/fs/cgroup/kbuild/memory.events
 		return $rc ;;
 	esac

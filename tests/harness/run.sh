@@ -63,6 +63,26 @@ t_flaky() {
 }
 check "tap: a test that is flaky on the base does not fail the run" t_flaky
 
+# --- benchmark statistics ----------------------------------------------------
+t_welch() {
+	# Reference values from scipy.stats.ttest_ind(equal_var=False).
+	python3 - "$TOP/bench" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import report
+p = report.welch_p([1, 2, 3, 4, 5], [3, 4, 5, 6, 7])
+assert abs(p - 0.0805) < 0.001, p
+p = report.welch_p([10, 11, 12], [20, 21, 19])
+assert p < 0.001, p
+assert abs(report.mean([1.0, 2.0, 4.0], True) - 12.0 / 7) < 1e-9  # harmonic for rates
+rows = [{"case": "c", "variant": v, "metrics": {"elapsed_s": x}}
+        for v, xs in (("A", [10, 10.2, 9.9]), ("B", [12, 12.1, 11.8])) for x in xs]
+t = report.table(rows)
+assert "(*+" in t, t                    # significant difference marked
+PY
+}
+check "bench: Welch's t-test, harmonic mean, significance marks" t_welch
+
 # --- accelerator probe ------------------------------------------------------
 t_accel_no_kvm() {
 	[ "$(KVM_DEV=/nonexistent ACCEL=auto "$H/accel.sh" /dev/null)" = tcg ]
