@@ -8,8 +8,9 @@
 
 raw.jsonl has one object per repetition: {"variant": ..., "rep": n,
 "case": ..., "metrics": {name: value}}. The first variant is the baseline.
-Rates (names ending in _per_s, gbps, mbps, ops) use the harmonic mean, times
-and counts the arithmetic mean. '*' marks a difference that Welch's t-test
+Rates (names with gbps or mbps, or ending in _per_s or ops) use the harmonic
+mean, times and counts the arithmetic mean. Metrics that are zero in every
+run are left out. '*' marks a difference that Welch's t-test
 finds significant at 95% (two-sided).
 """
 import json
@@ -21,7 +22,7 @@ from collections import OrderedDict
 
 
 def is_rate(name):
-    return name.endswith(("_per_s", "gbps", "mbps", "ops", "throughput"))
+    return name.endswith(("_per_s", "ops", "throughput")) or "gbps" in name or "mbps" in name
 
 
 def mean(xs, rate):
@@ -121,6 +122,8 @@ def table(rows):
         out.append("| metric | " + " | ".join("%s (n=%d)" % (v, max((len(x) for x in variants[v].values()), default=0)) for v in names) + " |")
         out.append("|---|" + "---|" * len(names))
         for k in metrics:
+            if all(x == 0 for v in names for x in variants[v].get(k, [])):
+                continue  # zero everywhere: nothing to read
             rate = is_rate(k)
             cells = []
             bx = variants[base].get(k, [])

@@ -31,6 +31,7 @@ for name in $names; do
 		printf 'REPS=%q\nQUICK=%q\nVARIANTS=%q\nHEADLINE=%q\nCASES=%q\n' "$reps" "$q" "$variants" "$HEADLINE" "${CASES:-}" > "$out/.bench"
 		say "$name: $DESC"
 		say "$name: variants '$variants', $reps repetition(s), quick=$q -> ${out#"$TOP"/}"
+		load0=$(cut -d' ' -f1-3 /proc/loadavg)
 		set +e
 		RESULTS=$out CPUS=$CPUS MEM=$MEM NUMA=${NUMA:-0} SWAP=${SWAP:-} SWAP_BPS=${SWAP_BPS:-} \
 			DISKS=${DISKS:-} APPEND=${APPEND:-} TIMEOUT=$tmo QUIET=0 \
@@ -46,6 +47,7 @@ for name in $names; do
 			echo "guest: cpus=$CPUS mem=$MEM numa=${NUMA:-0} swap=${SWAP:-none} swap_bps=${SWAP_BPS:-unthrottled} disks=${DISKS:-none} append=${APPEND:-}"
 			echo "repetitions: $reps, interleaved over variants: $variants"
 			echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
+			echo "host load average: $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 			echo "series: $(series_files | wc -l) patches ($(series_sum | cut -c1-12)); harness $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')"
 		} > "$out/env.txt"
 		rm -rf "$out/.guest" "$out/qemu.stderr"

@@ -1,5 +1,5 @@
 # dirty-zones: write-<fs>: dd of MemTotal/2 (QUICK: 1/16) to a file on the
-# throttled disk while stress-ng keeps 40% of RAM in anonymous memory and
+# throttled disk while memhog keeps 40% of RAM in hot anonymous memory and
 # latprobe times pipe (GFP_KERNEL) allocations. zoneinfo is sampled every
 # second: for each zone its share of the node's write-pending pages against
 # its share of dirtyable memory (free + file LRU), averaged over the samples
@@ -26,7 +26,7 @@ bench_run() {
 	[ "$QUICK" = 1 ] && mb=$(( MEM_MB / 16 ))
 	rm -f /mnt/data/big; sync
 	echo > $T/trace; echo 1 > $T/tracing_on
-	stress-ng --vm 1 --vm-bytes $(( MEM_MB * 2 / 5 ))M --vm-keep --timeout 3600s > /dev/null 2>&1 & local hog=$!
+	"$BIN/memhog" -m $(( MEM_MB * 2 / 5 )) > /dev/null & local hog=$!
 	"$BIN/latprobe" -d 3600 -k pipe > /tmp/probe.out & local probe=$!
 	sample_zones > /tmp/zones.out & local sampler=$!
 	sleep 3

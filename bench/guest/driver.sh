@@ -11,6 +11,7 @@ B=$TOP/bench
 export BIN=$TOP/build/bench-bin QUICK
 . "$B/guest/lib.sh"
 . "$B/$name/workload.sh"
+cd /tmp || exit 1 # workloads (stress-ng) want a writable working directory
 
 # The driver must outlive OOM kills; the workload gets the default score.
 echo -1000 > /proc/self/oom_score_adj
