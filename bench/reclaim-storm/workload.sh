@@ -52,9 +52,15 @@ bench_run() {
 	storm-g*)
 		g=$(( ${1#storm-g} * $(nproc) / 2 ))
 		echo "groups=$g"
-		"$BIN/memhog" -m $(( MEM_MB * 55 / 100 )) > /dev/null & local hog1=$!
-		"$BIN/memhog" -m $(( MEM_MB * 55 / 100 )) > /dev/null & local hog2=$!
-		sleep 5
+		rm -f /tmp/hog1 /tmp/hog2
+		"$BIN/memhog" -m $(( MEM_MB * 55 / 100 )) -r /tmp/hog1 > /dev/null & local hog1=$!
+		"$BIN/memhog" -m $(( MEM_MB * 55 / 100 )) -r /tmp/hog2 > /dev/null & local hog2=$!
+		# Start the crowd once the hogs own all of memory (bounded wait).
+		local w=0
+		while [ ! -e /tmp/hog1 ] || [ ! -e /tmp/hog2 ]; do
+			sleep 1; w=$((w + 1)); [ $w -lt 300 ] || break
+		done
+		echo "hog_ready_s=$w"
 		hackbench -P -g "$g" -l 100 > /tmp/hb.out 2>&1; rc=$?
 		kill $hog1 $hog2; wait $hog1 $hog2 2>/dev/null
 		sed -n 's/^Time: \([0-9.]*\)/hackbench_s=\1/p' /tmp/hb.out

@@ -4,6 +4,8 @@
  * Each pass writes one word per page, so the whole set stays on the active
  * lists and reclaim has to swap it out and fault it back continuously.
  * (stress-ng --vm trims its size to the free memory; this does not.)
+ * -r FILE is created once the whole set has been touched, so a benchmark can
+ * start its workload under pressure rather than while the hog still grows.
  * Prints the number of passes per second at the end.
  */
 #define _GNU_SOURCE
@@ -18,7 +20,7 @@ static volatile sig_atomic_t stop;
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: memhog -m MIB [-d SECONDS]\n");
+	fprintf(f, "usage: memhog -m MIB [-d SECONDS] [-r READY_FILE]\n");
 }
 
 static void on_signal(int sig)
@@ -30,18 +32,22 @@ static void on_signal(int sig)
 int main(int argc, char **argv)
 {
 	uint64_t mib = 0, seconds = 0, passes = 0;
+	const char *ready = NULL;
 	size_t page = sysconf(_SC_PAGESIZE), len, off;
 	double t0;
 	char *p;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "m:d:h")) != -1) {
+	while ((opt = getopt(argc, argv, "m:d:r:h")) != -1) {
 		switch (opt) {
 		case 'm':
 			mib = parse_u64(optarg, 10, 1, 1 << 20, "bad -m");
 			break;
 		case 'd':
 			seconds = parse_u64(optarg, 10, 1, 1 << 30, "bad -d");
+			break;
+		case 'r':
+			ready = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -63,7 +69,13 @@ int main(int argc, char **argv)
 	while (!stop && (!seconds || now_s() - t0 < seconds)) {
 		for (off = 0; off < len && !stop; off += page)
 			*(volatile uint64_t *)(p + off) = passes + off;
-		passes++;
+		if (!passes++ && ready) {
+			FILE *f = fopen(ready, "w");
+
+			if (!f)
+				die(ready);
+			fclose(f);
+		}
 	}
 	printf("result mib=%llu passes=%llu passes_per_s=%.3f\n", (unsigned long long)mib,
 	       (unsigned long long)passes, passes / (now_s() - t0));
