@@ -33,7 +33,7 @@ for c in $(bench_cases); do
 			t1=$(date +%s.%N)
 			snap_after
 			{
-				grep -E '^[a-z_0-9]+=[-0-9.e]+$' "$m.out"
+				grep -E '^[A-Za-z_0-9]+=[-0-9.e]+$' "$m.out"
 				echo "elapsed_s=$(echo "$t1 - $t0" | bc -l)"
 				echo "exit_status=$rc"
 				snap_delta
