@@ -37,7 +37,8 @@ bench_run() {
 		echo "mib_per_proc=$mib"
 		"$BIN/qsbench" -p 3 -m "$mib" -s 1 > /tmp/qs.out 2>&1; rc=$?
 		use_swap disk
-		sed -n 's/^result //p' /tmp/qs.out | tr ' ' '\n' | grep -v '^procs='
+		# qs_ prefix: qsbench's elapsed_s is not the run's elapsed_s.
+		sed -n 's/^result //p' /tmp/qs.out | tr ' ' '\n' | grep -v '^procs=' | sed 's/^/qs_/'
 		grep -E 'killed|exit=' /tmp/qs.out
 		return $rc ;;
 	kbuild)
