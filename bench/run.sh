@@ -40,7 +40,7 @@ for name in $names; do
 		set -e
 		{
 			echo "benchmark: $name ($DESC)"
-			echo "kernel: $kname, $(grep -m1 '^kernel:' "$out/console.log" | tr -d '\r')"
+			echo "kernel ($kname): $(grep -m1 '^kernel:' "$out/console.log" | tr -d '\r' | sed 's/^kernel: //')"
 			grep -m1 '^accel:' "$out/console.log" | tr -d '\r'
 			grep -m1 '^lru_gen:' "$out/console.log" | tr -d '\r'
 			grep -m1 '^feature sysctls:' "$out/console.log" | tr -d '\r'
