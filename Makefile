@@ -4,7 +4,7 @@ SHELL := /bin/bash
 H := harness
 
 export QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS KERNEL
-export FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT B REPS CASES VARIANTS_OVERRIDE
+export FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE
 
 .PHONY: help tree export check-export config build selftests run test test-full \
 	baseline harness-test checkpatch clean deps bench bench-report
@@ -39,9 +39,9 @@ checkpatch: tree
 	@$(H)/checkpatch.sh
 harness-test:
 	@tests/harness/run.sh
-test:
+test: deps
 	@$(H)/test.sh quick
-test-full:
+test-full: deps
 	@$(H)/test.sh full
 baseline:
 	@$(H)/baseline.sh
