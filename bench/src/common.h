@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the workload programs: error exits, strict argument
- * parsing and a monotonic clock. A program defines PROG and its usage()
+ * parsing, a stop flag for SIGTERM/SIGINT and a monotonic clock. A program defines PROG and its usage()
  * before including this.
  */
 #ifndef BENCH_COMMON_H
 #define BENCH_COMMON_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,15 @@
 #include <time.h>
 
 static void usage(FILE *f);
+
+/* Set by SIGTERM/SIGINT where a program installs on_signal(). */
+static volatile sig_atomic_t stop __attribute__((unused));
+
+static inline void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
 
 static inline void bad_usage(const char *why)
 {

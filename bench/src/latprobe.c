@@ -31,17 +31,9 @@
 #define ANON_BYTES	(256 << 10)
 #define NSEC		1000000000LL
 
-static volatile sig_atomic_t stop;
-
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: latprobe -d SECONDS [-i INTERVAL_MS] [-k pipe|anon] [-h]\n");
-}
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
 }
 
 static int64_t now_ns(void)

@@ -16,17 +16,9 @@
 #define PROG "memhog"
 #include "common.h"
 
-static volatile sig_atomic_t stop;
-
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: memhog -m MIB [-d SECONDS] [-r READY_FILE]\n");
-}
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
 }
 
 int main(int argc, char **argv)
