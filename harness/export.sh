@@ -10,7 +10,8 @@
 n=$(gitk rev-list --count base..HEAD)
 rm -f "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch
 if [ "$n" = 0 ]; then
-	say "series is empty"; series_sum > "$BUILD/.series-sum"; exit 0
+	say "series is empty"; series_sum > "$BUILD/.series-sum"
+	gitk rev-parse 'HEAD^{tree}' > "$BUILD/.tree-head"; exit 0
 fi
 cover=()
 [ "$n" -lt 2 ] || cover=(--cover-letter)
@@ -29,5 +30,6 @@ open(path, "w").write(text)
 PY
 fi
 series_sum > "$BUILD/.series-sum"
+gitk rev-parse 'HEAD^{tree}' > "$BUILD/.tree-head"
 say "exported $n patch(es) to patches/"
 "$TOP/harness/check-export.sh"

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # build/linux: the pinned base as one git commit, the series applied on top
-# with 'git am' (one commit per patch). Refuses to touch a tree that holds
-# work not exported to patches/.
+# with 'git am' (one commit per patch). Refuses to replace a tree that holds
+# work not exported to patches/ (FORCE=1 replaces it anyway). A tree that is
+# merely older than patches/ (HEAD is what the last 'make tree' or 'make
+# export' left) is replaced without asking.
 . "$(dirname "$0")/common.sh"
 
 if [ -d "$SRC/.git" ]; then
-	if ! "$TOP/harness/check-export.sh" >&2; then
+	if [ "${FORCE:-0}" != 1 ] && { [ -n "$(gitk status --porcelain -uno)" ] ||
+		[ "$(gitk rev-parse 'HEAD^{tree}')" != "$(cat "$BUILD/.tree-head" 2>/dev/null)" ]; } &&
+		! "$TOP/harness/check-export.sh" >&2; then
 		die "build/linux has work that is not in patches/: run 'make export' first,
-    or remove build/linux to start again from patches/ (FORCE=1 does that)"
+    or FORCE=1 to throw it away and start again from patches/"
 	fi
 	if [ "${FORCE:-0}" != 1 ] && [ "$(gitk log -1 --format=%s "$(gitk rev-list --max-parents=0 HEAD)")" = "base: $BASE_PKG $BASE_VERSION" ]; then
 		# Re-apply only if patches/ changed since the tree was made.
@@ -43,4 +47,5 @@ for p in $(series_files); do
 	n=$((n + 1))
 done
 series_sum > "$BUILD/.series-sum"
+gitk rev-parse 'HEAD^{tree}' > "$BUILD/.tree-head"
 say "build/linux: base $BASE_VERSION + $n patch(es)"
