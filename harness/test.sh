@@ -61,6 +61,9 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
 		else
 			echo "not ok bench $b (smoke)" | record bench
 			tail -n 15 "$out/bench-$b.log" | sed 's/^/#   /' >&2
+			# What the guest said about it (driver messages, OOM, hung tasks).
+			con=$(ls -t "$BUILD"/bench-quick/"$b"/*/console.log 2>/dev/null | head -n 1)
+			[ -z "$con" ] || tr -d '\r' < "$con" | grep -a -E -v '^(#|\|)' | tail -n 25 | sed 's/^/#   guest: /' >&2
 		fi
 	done
 fi
