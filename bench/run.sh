@@ -20,11 +20,15 @@ for name in $names; do
 	[ -f "$spec" ] || die "no benchmark '$name' (bench/*/spec)"
 	(
 		# spec sets: DESC CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND VARIANTS REPS_FULL
-		# REPS_QUICK TIMEOUT_FULL TIMEOUT_QUICK HEADLINE
+		# REPS_QUICK TIMEOUT_FULL TIMEOUT_QUICK HEADLINE, optionally
+		# VARIANTS_QUICK (the smoke run's) and VARIANTS_BASE (KERNEL=base's)
 		. "$spec"
 		q=${QUICK:-0}
 		if [ "$q" = 1 ]; then reps=${REPS:-$REPS_QUICK} tmo=$TIMEOUT_QUICK; else reps=${REPS:-$REPS_FULL} tmo=$TIMEOUT_FULL; fi
-		variants=${VARIANTS_OVERRIDE:-$VARIANTS}
+		variants=$VARIANTS
+		[ "$q" != 1 ] || variants=${VARIANTS_QUICK:-$variants}
+		[ "$kname" != base ] || variants=${VARIANTS_BASE:-$variants}
+		variants=${VARIANTS_OVERRIDE:-$variants}
 		id=$(date -u +%Y%m%d-%H%M%S)-$kname
 		if [ "$q" = 1 ]; then out=$BUILD/bench-quick/$name/$id; else out=$TOP/results/$name/$id; fi
 		mkdir -p "$out"

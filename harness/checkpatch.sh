@@ -8,7 +8,8 @@ exc=$TOP/patches/checkpatch.exceptions
 pass=0 fail=0
 for p in $(series_files); do
 	name=${p##*/}
-	ignore=$(awk -v n="$name" '$1 == n {printf "%s,", $2}' "$exc" 2>/dev/null)
+	ignore=
+	[ ! -f "$exc" ] || ignore=$(awk -v n="$name" '$1 == n {printf "%s,", $2}' "$exc")
 	out=$("$SRC/scripts/checkpatch.pl" --strict --no-tree --show-types \
 		${ignore:+--ignore "${ignore%,}"} "$p" 2>&1) || true
 	if echo "$out" | grep -q 'total: 0 errors, 0 warnings, 0 checks'; then

@@ -7,7 +7,7 @@
 
 [ -d "$SRC/.git" ] || die "no tree; run 'make tree'"
 [ -z "$(gitk status --porcelain -uno)" ] || die "build/linux has uncommitted changes; commit them first"
-n=$(gitk rev-list --count base..HEAD)
+n=$(gitk rev-list --count refs/tags/base..HEAD)
 rm -f "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch
 if [ "$n" = 0 ]; then
 	say "series is empty"; series_sum > "$BUILD/.series-sum"
@@ -15,8 +15,8 @@ if [ "$n" = 0 ]; then
 fi
 cover=()
 [ "$n" -lt 2 ] || cover=(--cover-letter)
-gitk format-patch -q -o "$TOP/patches" --zero-commit --no-signature --base=base \
-	--subject-prefix=PATCH "${cover[@]}" base..HEAD
+gitk format-patch -q -o "$TOP/patches" --zero-commit --no-signature --base=refs/tags/base \
+	--subject-prefix=PATCH "${cover[@]}" refs/tags/base..HEAD
 c=$(ls "$TOP"/patches/0000-*.patch 2>/dev/null || true)
 if [ -n "$c" ] && [ -f "$TOP/patches/cover.txt" ]; then
 	python3 - "$c" "$TOP/patches/cover.txt" <<'PY'

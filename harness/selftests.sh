@@ -5,7 +5,8 @@
 . "$(dirname "$0")/common.sh"
 
 dest=$OBJ/kselftest
-stamp=$(cd "$SRC" && gitk rev-parse HEAD)-$(cat "$OBJ/.config-stamp" 2>/dev/null)
+# Uncommitted edits of the tests count too (while developing one).
+stamp=$(cd "$SRC" && gitk rev-parse HEAD)-$(gitk diff HEAD -- tools/testing/selftests | sha1sum | cut -c1-12)-$(cat "$OBJ/.config-stamp" 2>/dev/null)
 if [ -x "$dest/mm/run_vmtests.sh" ] && [ "$(cat "$dest/.stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
 fi

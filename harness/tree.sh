@@ -30,7 +30,7 @@ tmp=$BUILD/.unpack.$$
 rm -rf "$tmp" && mkdir -p "$tmp"
 tar -C "$tmp" -xaf "$tarball"
 mv "$tmp"/linux-source-6.12 "$SRC" && rmdir "$tmp"
-gitk init -q -b base
+gitk init -q -b pristine
 gitk add -A -f .
 # Fixed dates: the same base and series give the same commit ids, hence the
 # same kernel release string (6.12.117-g<id>) on every machine.

@@ -6,7 +6,8 @@
 # ~25 MB), unlike the seed's ia64 with 16K pages; the hog supplies the
 # overcommit. N scales with the CPU count (N per vCPU / 2).
 # vm-N: stress-ng --vm, N workers, 120% of RAM.
-# oom-swap / oom-noswap: three 'tail /dev/zero' at once, time until all are
+# oom-swap / oom-noswap / oom-memcg: three 'tail /dev/zero' at once (in a
+# cgroup with memory.max = RAM/4 for oom-memcg), time until all are
 # OOM-killed (bounded: OOM_LIMIT seconds, then oom_timeout=1).
 # Direct reclaim concurrency and latency come from the
 # mm_vmscan_direct_reclaim_begin/end tracepoints.
@@ -32,17 +33,29 @@ trace_stop() {
 	python3 "$TOP/bench/guest/reclaim-trace.py" < $T/trace
 	echo "trace_overruns=$(awk '/overrun:/{s+=$2} END{print s+0}' $T/per_cpu/cpu*/stats)"
 }
-oom_case() { # $1: with swap or not
-	local swapdevs pids t0 t1 n=0
+oom_case() { # $1: swap, noswap, or memcg (memory.max = RAM/4, swap on)
+	local swapdevs pids t0 t1 n=0 cg=/sys/fs/cgroup/bench-oom
 	swapdevs=$(awk 'NR > 1 {print $1}' /proc/swaps)
-	[ "$1" = swap ] || for d in $swapdevs; do swapoff "$d"; done
+	[ "$1" != noswap ] || for d in $swapdevs; do swapoff "$d"; done
+	if [ "$1" = memcg ]; then
+		echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+		mkdir -p $cg && echo $((MEM_MB / 4))M > $cg/memory.max
+	fi
 	t0=$(date +%s.%N)
-	for i in 1 2 3; do timeout -s KILL "${OOM_LIMIT:-300}" tail /dev/zero & pids+=" $!"; done
+	for i in 1 2 3; do
+		if [ "$1" = memcg ]; then
+			timeout -s KILL "${OOM_LIMIT:-300}" sh -c "echo \$\$ > $cg/cgroup.procs; exec tail /dev/zero" &
+		else
+			timeout -s KILL "${OOM_LIMIT:-300}" tail /dev/zero &
+		fi
+		pids+=" $!"
+	done
 	for p in $pids; do wait "$p"; [ $? = 137 ] && n=$((n + 1)); done
 	t1=$(date +%s.%N)
 	# A tail killed by timeout also ends with 137: tell them apart.
 	echo "oom_timeout=$(echo "$t1 - $t0 >= ${OOM_LIMIT:-300}" | bc)"
-	[ "$1" = swap ] || for d in $swapdevs; do swapon "$d"; done
+	[ "$1" != noswap ] || for d in $swapdevs; do swapon "$d"; done
+	[ "$1" != memcg ] || rmdir $cg
 	echo "oom_seconds=$(echo "$t1 - $t0" | bc -l)"
 	echo "killed=$n"
 }
@@ -71,6 +84,7 @@ bench_run() {
 		awk '/vm / && $5 ~ /^[0-9.]+$/ {print "bogo_ops=" $5; print "bogo_ops_per_s=" $9}' /tmp/sng.out | head -n 2 ;;
 	oom-swap) oom_case swap ;;
 	oom-noswap) oom_case noswap ;;
+	oom-memcg) oom_case memcg ;;
 	esac
 	trace_stop
 	return $rc
