@@ -26,6 +26,13 @@ subject, _, body = open(src).read().partition("\n\n")
 text = open(path).read()
 text = text.replace("*** SUBJECT HERE ***", subject.strip())
 text = text.replace("*** BLURB HERE ***", body.rstrip())
+# The cover letter is from whoever wrote the patches, not the harness.
+import glob, re
+first = sorted(glob.glob(path.replace("0000-cover-letter.patch", "0001-*.patch")))
+if first:
+    author = re.search(r"^From: .*$", open(first[0]).read(), re.M)
+    if author:
+        text = re.sub(r"^From: .*$", author.group(0), text, count=1, flags=re.M)
 open(path, "w").write(text)
 PY
 fi

@@ -38,7 +38,7 @@ apply_variant() {
 		case $s in
 		lru=classic) echo n > /sys/kernel/mm/lru_gen/enabled || return 1 ;;
 		lru=mglru) echo y > /sys/kernel/mm/lru_gen/enabled || return 1 ;;
-		vm.*=*) echo "${s#*=}" > "/proc/sys/vm/${s%%=*}" 2>/dev/null ||
+		vm.*=*) s=${s#vm.}; echo "${s#*=}" > "/proc/sys/vm/${s%%=*}" 2>/dev/null ||
 			{ echo "sysctl ${s%%=*} not available"; return 1; } ;;
 		base | off | on) ;;
 		*) echo "unknown variant setting $s"; return 1 ;;
