@@ -63,7 +63,11 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
 			tail -n 15 "$out/bench-$b.log" | sed 's/^/#   /' >&2
 			# What the guest said about it (driver messages, OOM, hung tasks).
 			con=$(ls -t "$BUILD"/bench-quick/"$b"/*/console.log 2>/dev/null | head -n 1)
-			[ -z "$con" ] || tr -d '\r' < "$con" | grep -a -E -v '^(#|\|)' | tail -n 25 | sed 's/^/#   guest: /' >&2
+			[ -z "$con" ] || {
+				# The first kernel splat (its cause), then the end.
+				tr -d '\r' < "$con" | grep -a -m1 -A 14 -E 'Oops|BUG:|WARNING:|invoked oom-killer' | sed 's/^/#   guest (first splat): /'
+				tr -d '\r' < "$con" | grep -a -E -v '^(#|\|)' | tail -n 25 | sed 's/^/#   guest: /'
+			} >&2
 		fi
 	done
 fi
