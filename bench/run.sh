@@ -9,7 +9,7 @@ names=${B:-$(cd "$TOP/bench" && ls */spec | cut -d/ -f1)}
 make -s -C "$TOP/bench/src" O="$BUILD/bench-bin" >&2 || die "bench programs do not build"
 if [ "${KERNEL:-}" = base ]; then
 	export OBJ=$BUILD/base/obj KERNEL=$BUILD/base/obj/arch/x86/boot/bzImage
-	[ -f "$KERNEL" ] || die "no base kernel; run 'make baseline' (or harness/baseline.sh) first"
+	[ -f "$KERNEL" ] || die "no base kernel; run 'harness/baseline.sh --build-only' (or 'make baseline') first"
 	kname=base
 else
 	kname=patched

@@ -4,9 +4,12 @@
 #   CATS='...'  categories (default: all, FULL)
 #   RUNS=n      run n times; a test whose results differ is recorded 'flaky'
 #   MERGE=1     merge into the existing file the same way (more evidence)
+#   --build-only  build the base kernel (for 'make bench KERNEL=base') and stop
 # The base is built from build/base/linux into build/base/obj, which has the
 # same layout as build/linux + build/obj so ccache hits for unchanged files.
 . "$(dirname "$0")/common.sh"
+build_only=0
+[ "${1:-}" != --build-only ] || build_only=1
 . "$TOP/configs/test-categories"
 
 "$TOP/harness/tree.sh"
@@ -23,6 +26,7 @@ else
 	export SRC=$bsrc OBJ=$BUILD/base/obj
 	FEATURES=none "$TOP/harness/build.sh"
 fi
+[ "$build_only" = 0 ] || exit 0
 cats=${CATS:-$FULL}
 dest=$TOP/baseline/mm-base.tsv
 merged=$BUILD/baseline-merged.tsv

@@ -4,7 +4,7 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=$(realpath -m "${BUILD:-$TOP/build}")
-SRC=$BUILD/linux              # git tree: base commit + series
+SRC=$(realpath -m "${SRC:-$BUILD/linux}")   # git tree: base commit + series
 OBJ=$(realpath -m "${OBJ:-$BUILD/obj}")   # O= build directory (one per config)
 PIN_FILE=$TOP/BASE_VERSION
 BASE_PKG=linux-source-6.12

@@ -1,39 +1,61 @@
 #!/usr/bin/env python3
 """Direct-reclaim concurrency and latency from the trace buffer.
 
-Reads ftrace text (mm_vmscan_direct_reclaim_begin/end) on stdin; prints
-key=value: dr_events, dr_max_concurrent, dr_p50_us, dr_p99_us, dr_max_us,
-dr_total_ms. A begin without its end (buffer overrun) is dropped.
+Reads ftrace text on stdin: mm_vmscan_direct_reclaim_begin/end and, where
+the kernel has it, mm_vmscan_direct_reclaim_throttle. Prints key=value:
+dr_events, dr_max_concurrent, dr_p50_us, dr_p99_us, dr_max_us, dr_total_ms
+(time inside try_to_free_pages(), between begin and end) and stall_p50_us,
+stall_p99_us, stall_max_us, stall_events: what an allocating task lost in
+one direct-reclaim episode, its wait at the throttle (if any) plus its
+reclaim (if any). Without the throttle the two sets agree. A begin without
+its end (buffer overrun) is dropped.
 """
 import math
 import re
 import sys
 
-pat = re.compile(r"-(\d+)\s+\[\d+\].*?\s([\d.]+): mm_vmscan_direct_reclaim_(begin|end)")
-open_at, lat, events, cur, peak = {}, [], [], 0, 0
+pat = re.compile(r"-(\d+)\s+\[\d+\].*?\s([\d.]+): mm_vmscan_direct_reclaim_(begin|end|throttle):(.*)")
+wait_pat = re.compile(r"wait_us=(\d+) outcome=(\w+)")
+open_at, lat, stall, events, cur, peak = {}, [], [], [], 0, 0
+waited = {}
 for line in sys.stdin:
     m = pat.search(line)
     if m:
-        events.append((float(m.group(2)), m.group(3), m.group(1)))
-events.sort()
-for ts, kind, pid in events:
-    if kind == "begin":
+        events.append((float(m.group(2)), m.group(3), m.group(1), m.group(4)))
+events.sort(key=lambda e: e[0])
+for ts, kind, pid, rest in events:
+    if kind == "throttle":
+        w = wait_pat.search(rest)
+        if not w:
+            continue
+        if w.group(2) == "page":      # got a page while waiting: no reclaim
+            stall.append(float(w.group(1)))
+        else:                          # reclaims next: add the wait to it
+            waited[pid] = float(w.group(1))
+    elif kind == "begin":
         open_at[pid] = ts
         cur += 1
         peak = max(peak, cur)
     elif pid in open_at:
-        lat.append((ts - open_at.pop(pid)) * 1e6)
+        us = (ts - open_at.pop(pid)) * 1e6
+        lat.append(us)
+        stall.append(us + waited.pop(pid, 0.0))
         cur -= 1
 lat.sort()
+stall.sort()
 
 
-def pct(p):  # nearest rank
-    return lat[max(0, math.ceil(p / 100.0 * len(lat)) - 1)] if lat else 0
+def pct(v, p):  # nearest rank
+    return v[max(0, math.ceil(p / 100.0 * len(v)) - 1)] if v else 0
 
 
 print("dr_events=%d" % len(lat))
 print("dr_max_concurrent=%d" % peak)
-print("dr_p50_us=%.0f" % pct(50))
-print("dr_p99_us=%.0f" % pct(99))
+print("dr_p50_us=%.0f" % pct(lat, 50))
+print("dr_p99_us=%.0f" % pct(lat, 99))
 print("dr_max_us=%.0f" % (lat[-1] if lat else 0))
 print("dr_total_ms=%.1f" % (sum(lat) / 1000.0))
+print("stall_events=%d" % len(stall))
+print("stall_p50_us=%.0f" % pct(stall, 50))
+print("stall_p99_us=%.0f" % pct(stall, 99))
+print("stall_max_us=%.0f" % (stall[-1] if stall else 0))

@@ -10,7 +10,9 @@
 # cgroup with memory.max = RAM/4 for oom-memcg), time until all are
 # OOM-killed (bounded: OOM_LIMIT seconds, then oom_timeout=1).
 # Direct reclaim concurrency and latency come from the
-# mm_vmscan_direct_reclaim_begin/end tracepoints.
+# mm_vmscan_direct_reclaim_begin/end tracepoints; with feature 1 in the
+# kernel, mm_vmscan_direct_reclaim_throttle adds each task's wait to its
+# reclaim (stall_*: what the allocation lost, waiting included).
 T=/sys/kernel/tracing
 ALLOW_FAIL=1 # hackbench losing a task to the OOM killer is a result (oom_kill)
 bench_setup() {
@@ -19,6 +21,10 @@ bench_setup() {
 	echo > $T/set_event
 	echo 1 > $T/events/vmscan/mm_vmscan_direct_reclaim_begin/enable
 	echo 1 > $T/events/vmscan/mm_vmscan_direct_reclaim_end/enable
+	# Enabled once, here, while the guest is quiet (see README: TCG int3)
+	if [ -e $T/events/vmscan/mm_vmscan_direct_reclaim_throttle/enable ]; then
+		echo 1 > $T/events/vmscan/mm_vmscan_direct_reclaim_throttle/enable
+	fi
 	echo 30 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 	MEM_MB=$(( $(mem_kb MemTotal) / 1024 ))
 }
