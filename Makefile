@@ -7,7 +7,7 @@ export QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS 
 export FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE
 
 .PHONY: help tree export check-export config build selftests run test test-full \
-	baseline harness-test checkpatch clean deps bench bench-report
+	baseline harness-test checkpatch check-off clean deps bench bench-report
 
 help:
 	@echo "make run [CMD='...']   build what is missing, boot the patched kernel (shell or CMD)"
@@ -16,6 +16,7 @@ help:
 	@echo "make tree | export     build/linux from patches/ | patches/ from build/linux"
 	@echo "make build [FEATURES=all|none|'CONFIG_X ...'] [DEBUG=1]"
 	@echo "make baseline          full suite on the unpatched base -> baseline/mm-base.tsv"
+	@echo "make check-off         features compiled out: hooked objects identical to the base"
 	@echo "make bench [B=name] [QUICK=1] [REPS=n] [KERNEL=base]   benchmarks -> results/"
 	@echo "See README.md for CPUS, MEM, NUMA, SWAP, DISKS, APPEND, TIMEOUT, ACCEL."
 
@@ -37,6 +38,8 @@ run: build
 	@$(H)/boot.sh
 checkpatch: tree
 	@$(H)/checkpatch.sh
+check-off: tree
+	@$(H)/check-off.sh
 harness-test:
 	@tests/harness/run.sh
 test: deps

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# "A feature compiled out leaves no code behind": build the objects the
+# series touches with every feature option off (FEATURES=none, in
+# build/none/obj) and compare their code and data, section by section, with
+# the same objects of the unpatched base (build/base/obj, made by
+# 'harness/baseline.sh --build-only'). Only file-name strings may differ.
+# Usage: harness/check-off.sh [obj...]   (default: every mm/*.c the series changes)
+. "$(dirname "$0")/common.sh"
+
+base=$BUILD/base/obj
+[ -f "$base/vmlinux" ] || die "no base build; run 'harness/baseline.sh --build-only'"
+none=$BUILD/none/obj
+OBJ=$none FEATURES=none "$TOP/harness/configure.sh"
+objs=("$@")
+if [ ${#objs[@]} = 0 ]; then
+	mapfile -t objs < <(git -C "$SRC" diff --name-only refs/tags/base HEAD -- 'mm/*.c' | sed 's/\.c$/.o/')
+	# and the objects that instantiate the trace events of changed headers
+	git -C "$SRC" diff --quiet refs/tags/base HEAD -- include/trace/events/vmscan.h || objs+=(mm/vmscan.o)
+	git -C "$SRC" diff --quiet refs/tags/base HEAD -- include/trace/events/writeback.h || objs+=(fs/fs-writeback.o)
+fi
+make -s -C "$SRC" O="$none" CC="ccache gcc" -j"$JOBS" prepare >/dev/null
+fail=0 n=0
+for o in "${objs[@]}"; do
+	if [ ! -f "$base/$o" ]; then
+		# New in the series: with its option off it must not be built at all.
+		make -s -C "$SRC" O="$none" CC="ccache gcc" "$o" >/dev/null 2>&1 &&
+			{ echo "not ok $o is built with every feature off"; fail=1; continue; }
+		echo "ok $o (new file, not built with the features off)"; n=$((n + 1)); continue
+	fi
+	make -s -C "$SRC" O="$none" CC="ccache gcc" "$o" >/dev/null || die "cannot build $o"
+	bad=""
+	for sec in .text .data .rodata .init.text .init.data .data..read_mostly; do
+		a=$(objcopy -O binary -j "$sec" "$base/$o" /dev/stdout 2>/dev/null | sha1sum)
+		b=$(objcopy -O binary -j "$sec" "$none/$o" /dev/stdout 2>/dev/null | sha1sum)
+		[ "$a" = "$b" ] || bad+=" $sec"
+	done
+	if [ -n "$bad" ]; then echo "not ok $o differs from the base in:$bad"; fail=1
+	else echo "ok $o identical to the base (code and data)"; fi
+	n=$((n + 1))
+done
+say "$n objects checked"
+exit "$fail"
