@@ -25,6 +25,9 @@ else
 	fi
 	export SRC=$bsrc OBJ=$BUILD/base/obj
 	FEATURES=none "$TOP/harness/build.sh"
+	# The build in build/base/obj is all that is needed from here on; a
+	# second kernel tree at the base would look like unexported work.
+	git -C "$BUILD/linux" worktree remove --force "$bsrc" && git -C "$BUILD/linux" worktree prune
 fi
 [ "$build_only" = 0 ] || exit 0
 cats=${CATS:-$FULL}
