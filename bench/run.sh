@@ -21,11 +21,13 @@ for name in $names; do
 	(
 		# spec sets: DESC CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND VARIANTS REPS_FULL
 		# REPS_QUICK TIMEOUT_FULL TIMEOUT_QUICK HEADLINE, optionally
-		# VARIANTS_QUICK (the smoke run's) and VARIANTS_BASE (KERNEL=base's)
+		# VARIANTS_QUICK and MEM_QUICK (the smoke run's: it checks that the
+		# benchmark works, in about a minute) and VARIANTS_BASE (KERNEL=base's)
 		. "$spec"
 		q=${QUICK:-0}
 		if [ "$q" = 1 ]; then reps=${REPS:-$REPS_QUICK} tmo=$TIMEOUT_QUICK; else reps=${REPS:-$REPS_FULL} tmo=$TIMEOUT_FULL; fi
 		variants=$VARIANTS
+		[ "$q" != 1 ] || MEM=${MEM_QUICK:-$MEM}
 		[ "$q" != 1 ] || variants=${VARIANTS_QUICK:-$variants}
 		[ "$kname" != base ] || variants=${VARIANTS_BASE:-$variants}
 		variants=${VARIANTS_OVERRIDE:-$variants}

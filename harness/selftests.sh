@@ -6,7 +6,10 @@
 
 dest=$OBJ/kselftest
 # Uncommitted edits of the tests count too (while developing one).
-stamp=$(cd "$SRC" && gitk rev-parse HEAD)-$(gitk diff HEAD -- tools/testing/selftests | sha1sum | cut -c1-12)-$(cat "$OBJ/.config-stamp" 2>/dev/null)
+# Untracked files too (a new test before its commit; Debian's .gitignore
+# hides every file not yet added, so list them without it).
+stamp=$(cd "$SRC" && gitk rev-parse HEAD)-$( { gitk diff HEAD -- tools/testing/selftests
+	gitk ls-files -z -o -- tools/testing/selftests | (cd "$SRC" && xargs -0 -r sha1sum); } | sha1sum | cut -c1-12)-$(cat "$OBJ/.config-stamp" 2>/dev/null)
 if [ -x "$dest/mm/run_vmtests.sh" ] && [ "$(cat "$dest/.stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
 fi

@@ -2,25 +2,54 @@
 # Run mm selftest categories in one guest and write per-test results.
 # Usage: suite.sh OUTDIR CAT...   -> OUTDIR/results.tsv (+ logs)
 # KUnit results of the same boot (built-in suites, KTAP on the console) are
-# included as category 'kunit'.
+# included as category 'kunit'. A category that needs another machine than
+# the suite guest (GUEST_<category> in configs/test-categories, e.g. a node
+# with two large zones) runs in a guest of its own, in OUTDIR/<category>/.
 . "$(dirname "$0")/common.sh"
 . "$TOP/configs/test-categories"
 
 out=$1; shift
 mkdir -p "$out"
 "$TOP/harness/selftests.sh"
-set +e
-RESULTS=$out CPUS=$SUITE_CPUS MEM=$SUITE_MEM NUMA=$SUITE_NUMA SWAP=$SUITE_SWAP \
-	TIMEOUT=${SUITE_TIMEOUT:-3600} QUIET=${QUIET:-0} \
-	CMD="$TOP/harness/guest/mm-suite.sh $OBJ/kselftest $*" "$TOP/harness/boot.sh"
-rc=$?
-set -e
+shared=() own=()
+for c in "$@"; do
+	v=GUEST_$c
+	if [ -n "${!v:-}" ]; then own+=("$c"); else shared+=("$c"); fi
+done
+guest() { # DIR 'VAR=value ...' CAT...: boot a guest that runs CATs
+	local dir=$1 settings=$2 rc; shift 2
+	mkdir -p "$dir"
+	set +e
+	(
+		CPUS=$SUITE_CPUS MEM=$SUITE_MEM NUMA=$SUITE_NUMA SWAP=$SUITE_SWAP APPEND=
+		for kv in $settings; do
+			case ${kv%%=*} in CPUS|MEM|NUMA|SWAP|APPEND) declare "$kv" ;;
+			*) die "configs/test-categories: cannot set '$kv'" ;; esac
+		done
+		RESULTS=$dir CPUS=$CPUS MEM=$MEM NUMA=$NUMA SWAP=$SWAP APPEND=$APPEND \
+			TIMEOUT=${SUITE_TIMEOUT:-3600} QUIET=${QUIET:-0} \
+			CMD="$TOP/harness/guest/mm-suite.sh $OBJ/kselftest $*" "$TOP/harness/boot.sh"
+	)
+	rc=$?
+	set -e
+	grep -h '^=== category .*: exit' "$dir/output.log" 2>/dev/null | sed 's/^=== /  /' >&2 || true
+	# A guest that died still leaves the results it got; the caller's
+	# compare reports what is missing.
+	[ "$rc" = 0 ] || say "guest run ($*) ended with status $rc (results so far in $dir)"
+}
+[ ${#shared[@]} = 0 ] || guest "$out" "" "${shared[@]}"
+for c in "${own[@]}"; do
+	v=GUEST_$c
+	say "category $c in a guest of its own: ${!v}"
+	guest "$out/$c" "${!v}" "$c"
+done
 {
-	"$TOP/harness/tap.py" ktap "$out/console.log"
-	[ ! -f "$out/output.log" ] || "$TOP/harness/tap.py" vmtests "$out/output.log"
+	# KUnit runs at every boot: take it from the first guest's console.
+	k=$out/console.log
+	[ -f "$k" ] || k=$out/${own[0]:-}/console.log
+	[ ! -f "$k" ] || "$TOP/harness/tap.py" ktap "$k"
+	for d in "$out" "${own[@]/#/$out/}"; do
+		[ ! -f "$d/output.log" ] || "$TOP/harness/tap.py" vmtests "$d/output.log"
+	done
 } > "$out/results.tsv"
-grep -h '^=== category .*: exit' "$out/output.log" 2>/dev/null | sed 's/^=== /  /' >&2 || true
-# A guest that died still leaves the results it got; the caller's compare
-# reports what is missing.
-[ "$rc" = 0 ] || say "guest run ended with status $rc (per-test results are in $out/results.tsv)"
 exit 0

@@ -1,4 +1,4 @@
-# dirty-zones: write-<fs>: dd of MemTotal/2 (QUICK: 1/16) to a file on the
+# dirty-zones: write-<fs>: dd of MemTotal/2 (QUICK: 1/32) to a file on the
 # throttled disk while memhog keeps 40% of RAM in hot anonymous memory and
 # latprobe times pipe (GFP_KERNEL) allocations. zoneinfo is sampled every
 # second: for each zone its share of the node's write-pending pages against
@@ -11,7 +11,12 @@ bench_setup() {
 	echo 0 > $T/tracing_on; echo > $T/set_event
 	echo 1 > $T/events/vmscan/mm_vmscan_throttled/enable
 }
-bench_cases() { echo "write-xfs"; }
+# write-xfs: the hog holds 40% of RAM; write-xfs-hN: N% (a small hog leaves
+# the highest zone, Normal, to the writer: where one zone's dirty pages pile
+# up without zone-fair dirty limits).
+bench_cases() {
+	if [ "$QUICK" = 1 ]; then echo "write-xfs-h10"; else echo "write-xfs write-xfs-h10"; fi
+}
 sample_zones() {
 	while :; do
 		awk '/^Node/ {z = $4} $1 == "nr_free_pages" {f[z] = $2}
@@ -23,10 +28,12 @@ sample_zones() {
 }
 bench_run() {
 	local mb=$(( MEM_MB / 2 )) rc
-	[ "$QUICK" = 1 ] && mb=$(( MEM_MB / 16 ))
+	[ "$QUICK" = 1 ] && mb=$(( MEM_MB / 32 ))
 	rm -f /mnt/data/big; sync
 	echo > $T/trace; echo 1 > $T/tracing_on
-	"$BIN/memhog" -m $(( MEM_MB * 2 / 5 )) > /dev/null & local hog=$!
+	local hog_pct=40
+	case $1 in *-h[0-9]*) hog_pct=${1##*-h} ;; esac
+	"$BIN/memhog" -m $(( MEM_MB * hog_pct / 100 )) > /dev/null & local hog=$!
 	"$BIN/latprobe" -d 3600 -k pipe > /tmp/probe.out & local probe=$!
 	sample_zones > /tmp/zones.out & local sampler=$!
 	sleep 3

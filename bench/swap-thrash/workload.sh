@@ -20,7 +20,7 @@ bench_setup() {
 	esac
 }
 bench_cases() {
-	if [ "$QUICK" = 1 ]; then echo "qs-1.2x-disk"
+	if [ "$QUICK" = 1 ]; then echo "qs-1.1x-disk"
 	else echo "qs-1.2x-disk qs-1.5x-disk qs-2x-zram kbuild"; fi
 }
 use_swap() {
