@@ -12,41 +12,50 @@ bench_setup() {
 	echo 1 > $T/events/vmscan/mm_vmscan_throttled/enable
 }
 # write-xfs: the hog holds 40% of RAM; write-xfs-hN: N% (a small hog leaves
-# the highest zone, Normal, to the writer: where one zone's dirty pages pile
-# up without zone-fair dirty limits).
+# the highest zone, Normal, to the writer). burst-xfs: no hog, RAM/5 written
+# into free memory, which the allocator takes from the highest zone first:
+# where one zone's dirty pages pile up without zone-fair dirty limits (a
+# streaming writer in full memory gets its pages wherever reclaim freed
+# some, roughly in proportion). excess_max_pages: the most write-pending
+# pages any zone had above its dirty_limit (kernels that show one).
 bench_cases() {
-	if [ "$QUICK" = 1 ]; then echo "write-xfs-h10"; else echo "write-xfs write-xfs-h10"; fi
+	if [ "$QUICK" = 1 ]; then echo "burst-xfs"; else echo "write-xfs write-xfs-h10 burst-xfs"; fi
 }
 sample_zones() {
 	while :; do
 		awk '/^Node/ {z = $4} $1 == "nr_free_pages" {f[z] = $2}
 		     $1 == "nr_zone_inactive_file" || $1 == "nr_zone_active_file" {l[z] += $2}
-		     $1 == "nr_zone_write_pending" {w[z] = $2}
-		     END {for (z in w) if (f[z] + l[z] > 0) printf "%s %d %d\n", z, w[z], f[z] + l[z]; print "--"}' /proc/zoneinfo
+		     $1 == "nr_zone_write_pending" {w[z] = $2} $1 == "dirty_limit" {dl[z] = $2}
+		     END {for (z in w) if (f[z] + l[z] > 0) printf "%s %d %d %d\n", z, w[z], f[z] + l[z], (z in dl) ? dl[z] : -1
+		          print "--"}' /proc/zoneinfo
 		sleep 1
 	done
 }
 bench_run() {
-	local mb=$(( MEM_MB / 2 )) rc
+	local mb=$(( MEM_MB / 2 )) rc hog=
+	case $1 in burst-*) mb=$(( MEM_MB / 5 )) ;; esac
 	[ "$QUICK" = 1 ] && mb=$(( MEM_MB / 32 ))
 	rm -f /mnt/data/big; sync
 	echo > $T/trace; echo 1 > $T/tracing_on
 	local hog_pct=40
-	case $1 in *-h[0-9]*) hog_pct=${1##*-h} ;; esac
-	"$BIN/memhog" -m $(( MEM_MB * hog_pct / 100 )) > /dev/null & local hog=$!
+	case $1 in *-h[0-9]*) hog_pct=${1##*-h} ;; burst-*) hog_pct=0 ;; esac
+	[ "$hog_pct" = 0 ] || { "$BIN/memhog" -m $(( MEM_MB * hog_pct / 100 )) > /dev/null & hog=$!; }
 	"$BIN/latprobe" -d 3600 -k pipe > /tmp/probe.out & local probe=$!
 	sample_zones > /tmp/zones.out & local sampler=$!
 	sleep 3
 	dd if=/dev/zero of=/mnt/data/big bs=1M count=$mb conv=fdatasync 2> /tmp/dd.out; rc=$?
-	kill $sampler; kill -TERM $probe; wait $probe; kill $hog; wait $hog 2>/dev/null
+	kill $sampler; kill -TERM $probe; wait $probe
+	[ -z "$hog" ] || { kill $hog; wait $hog 2>/dev/null; }
 	echo 0 > $T/tracing_on
 	awk '/copied/ {for (i = 1; i <= NF; i++) if ($i ~ /^s,?$/) t = $(i - 1); print "writer_mbps=" $1 / t / 1048576}' /tmp/dd.out
 	sed -n 's/^result //p' /tmp/probe.out | tr ' ' '\n' | sed -n 's/^\(p[0-9]*_us\|max_us\)=/probe_\1=/p'
-	awk '$1 == "--" {if (tw > 1000) {n++; for (z in w) {ws[z] += w[z] / tw; ds[z] += d[z] / td}}
+	awk '$1 == "--" {if (tw > 1000) {n++; for (z in w) {ws[z] += w[z] / tw; ds[z] += d[z] / td
+	                                          if (w[z] / tw > pk[z]) pk[z] = w[z] / tw}}
 	                 tw = td = 0; delete w; delete d; next}
-	     {w[$1] = $2; d[$1] = $3; tw += $2; td += $3; seen[$1] = 1}
-	     END {for (z in seen) if (n) printf "wp_share_%s=%.3f\ndirtyable_share_%s=%.3f\n", z, ws[z] / n, z, ds[z] / n;
-	          print "zone_samples=" n + 0}' /tmp/zones.out
+	     {w[$1] = $2; d[$1] = $3; tw += $2; td += $3; seen[$1] = 1
+	      if ($4 >= 0) {lim = 1; if ($2 - $4 > ex) ex = $2 - $4}}
+	     END {for (z in seen) if (n) printf "wp_share_%s=%.3f\ndirtyable_share_%s=%.3f\nwp_peak_share_%s=%.3f\n", z, ws[z] / n, z, ds[z] / n, z, pk[z];
+	          print "zone_samples=" n + 0; if (lim) print "excess_max_pages=" ex + 0}' /tmp/zones.out
 	grep -o 'reason=[A-Z_]*' $T/trace | sort | uniq -c | awk '{sub("reason=", "", $2); print "throttled_" $2 "=" $1}'
 	rm -f /mnt/data/big
 	return $rc
