@@ -5,7 +5,8 @@
 # from kprobe hits on the uncharge-side functions (kprobe_profile).
 T=/sys/kernel/tracing
 # name:function; pcu = page_counter walks, wan = nonresident-age atomics.
-PROBES="pcu:page_counter_uncharge ucf:__mem_cgroup_uncharge_folios wan:workingset_age_nonresident lnc:lru_note_cost"
+# pct = page_counter charge attempts (each one a walk up the hierarchy).
+PROBES="pcu:page_counter_uncharge pct:page_counter_try_charge ucf:__mem_cgroup_uncharge_folios wan:workingset_age_nonresident lnc:lru_note_cost"
 bench_setup() {
 	MEM_MB=$(( $(mem_kb MemTotal) / 1024 ))
 	truncate -s 64G /tmp/xfs.img && mkfs.xfs -q /tmp/xfs.img &&
@@ -24,7 +25,7 @@ bench_cases() {
 	if [ "$QUICK" = 1 ]; then echo "d3-n2"
 	else echo "root-n2 d1-n2 d3-n2 root-n8 d1-n8 d3-n8"; fi
 }
-hits() { awk '$1 ~ /^(pcu|ucf|wan|lnc)$/ {print $1 "=" $2}' $T/kprobe_profile; }
+hits() { awk '$1 ~ /^(pcu|pct|ucf|wan|lnc)$/ {print $1 "=" $2}' $T/kprobe_profile; }
 # Pages reclaimed from the cgroup: memcg reclaim is not in /proc/vmstat's
 # pgsteal_direct/kswapd, memory.stat has it (the root's covers everything).
 stolen() { awk '$1 == "pgsteal" {print $2}' "$1/memory.stat"; }
@@ -56,6 +57,8 @@ bench_run() {
 	paste -d' ' /tmp/h0 /tmp/h1 | awk -F'[ =]' -v st="$steal" '{
 		d = $4 - $2; print $1 "_hits=" d
 		if ($1 == "pcu" && st > 0) printf "pcu_per_1k_steal=%.2f\n", d * 1000 / st
+		if ($1 == "pct" && st > 0) printf "pct_per_1k_steal=%.2f\n", d * 1000 / st
+		if ($1 == "lnc" && st > 0) printf "lnc_per_1k_steal=%.2f\n", d * 1000 / st
 		if ($1 == "wan" && st > 0) printf "nonres_per_1k_steal=%.2f\n", d * 1000 / st }'
 	for ((i = 0; i < n; i++)); do rm -f /mnt/xfs/f$i; done
 }
