@@ -6,7 +6,11 @@
 T=/sys/kernel/tracing
 # name:function; pcu = page_counter walks, wan = nonresident-age atomics.
 # pct = page_counter charge attempts (each one a walk up the hierarchy).
-PROBES="pcu:page_counter_uncharge pct:page_counter_try_charge ucf:__mem_cgroup_uncharge_folios wan:workingset_age_nonresident lnc:lru_note_cost"
+# workingset_eviction() ages the non-resident counters of every ancestor with
+# an inlined workingset_age_nonresident() that kprobes cannot see: wev counts
+# those walks, unless vm.memcg_reclaim_batch defers them (then the deferred
+# walks are out-of-line calls, counted in wan) or MGLRU evicts (no walk).
+PROBES="pcu:page_counter_uncharge pct:page_counter_try_charge ucf:__mem_cgroup_uncharge_folios wan:workingset_age_nonresident wev:workingset_eviction lnc:lru_note_cost"
 bench_setup() {
 	MEM_MB=$(( $(mem_kb MemTotal) / 1024 ))
 	truncate -s 64G /tmp/xfs.img && mkfs.xfs -q /tmp/xfs.img &&
@@ -25,7 +29,7 @@ bench_cases() {
 	if [ "$QUICK" = 1 ]; then echo "d3-n2"
 	else echo "root-n2 d1-n2 d3-n2 root-n8 d1-n8 d3-n8"; fi
 }
-hits() { awk '$1 ~ /^(pcu|pct|ucf|wan|lnc)$/ {print $1 "=" $2}' $T/kprobe_profile; }
+hits() { awk '$1 ~ /^(pcu|pct|ucf|wan|wev|lnc)$/ {print $1 "=" $2}' $T/kprobe_profile; }
 # Pages reclaimed from the cgroup: memcg reclaim is not in /proc/vmstat's
 # pgsteal_direct/kswapd, memory.stat has it (the root's covers everything).
 stolen() { awk '$1 == "pgsteal" {print $2}' "$1/memory.stat"; }
@@ -54,12 +58,18 @@ bench_run() {
 	echo "pgsteal=$steal"
 	[ "$where" = root ] || echo "memcg_max_events=$(awk '$1 == "max" {print $2}' $cg/memory.events)"
 	[ "$where" = root ] || echo "memcg_peak_kb=$(( $(cat $cg/memory.peak 2>/dev/null || echo 0) / 1024 ))"
-	paste -d' ' /tmp/h0 /tmp/h1 | awk -F'[ =]' -v st="$steal" '{
+	# MGLRU evictions do not age the non-resident counters at all
+	local batched=0
+	[ "$(cat /proc/sys/vm/memcg_reclaim_batch 2>/dev/null || echo 0)" = 0 ] || batched=1
+	[ "$(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null || echo 0x0000)" = 0x0000 ] || batched=1
+	paste -d' ' /tmp/h0 /tmp/h1 | awk -F'[ =]' -v st="$steal" -v batched=$batched '{
 		d = $4 - $2; print $1 "_hits=" d
 		if ($1 == "pcu" && st > 0) printf "pcu_per_1k_steal=%.2f\n", d * 1000 / st
 		if ($1 == "pct" && st > 0) printf "pct_per_1k_steal=%.2f\n", d * 1000 / st
 		if ($1 == "lnc" && st > 0) printf "lnc_per_1k_steal=%.2f\n", d * 1000 / st
-		if ($1 == "wan" && st > 0) printf "nonres_per_1k_steal=%.2f\n", d * 1000 / st }'
+		if ($1 == "wan") nonres += d
+		if ($1 == "wev" && !batched) nonres += d }
+		END { if (st > 0) printf "nonres_per_1k_steal=%.2f\n", nonres * 1000 / st }'
 	for ((i = 0; i < n; i++)); do rm -f /mnt/xfs/f$i; done
 }
 bench_teardown() { echo 0 > $T/events/kprobes/enable; umount /mnt/xfs; }
