@@ -34,7 +34,7 @@ hits() { awk '$1 ~ /^(pcu|pct|ucf|wan|wev|lnc)$/ {print $1 "=" $2}' $T/kprobe_pr
 # pgsteal_direct/kswapd, memory.stat has it (the root's covers everything).
 stolen() { awk '$1 == "pgsteal" {print $2}' "$1/memory.stat"; }
 bench_run() {
-	local where=${1%-n*} n=${1#*-n} cg size_mb i t0 t1 s0 s1 steal0 steal1
+	local where=${1%-n*} n=${1#*-n} cg size_mb i t0 t1 s0 s1 steal0 steal1 max0=0
 	case $where in root) cg=/sys/fs/cgroup ;; d1) cg=/sys/fs/cgroup/bench ;; d3) cg=/sys/fs/cgroup/b1/b2/bench ;; esac
 	size_mb=$(( MEM_MB / n ))
 	for ((i = 0; i < n; i++)); do rm -f /mnt/xfs/f$i; truncate -s ${size_mb}M /mnt/xfs/f$i; done
@@ -42,6 +42,7 @@ bench_run() {
 	hits > /tmp/h0
 	s0=$(awk '/system_usec/{print $2}' $cg/cpu.stat)
 	steal0=$(stolen $cg)
+	[ "$where" = root ] || max0=$(awk '$1 == "max" {print $2}' $cg/memory.events)
 	echo $BASHPID > $cg/cgroup.procs
 	t0=$(date +%s.%N)
 	for ((i = 0; i < n; i++)); do dd if=/mnt/xfs/f$i of=/dev/null bs=64k 2>/dev/null & done
@@ -56,7 +57,9 @@ bench_run() {
 	echo "read_mbps=$(echo "$mb / ($t1 - $t0)" | bc -l)"
 	echo "sys_ms_per_gb=$(echo "($s1 - $s0) / 1000 * 1024 / $mb" | bc -l)"
 	echo "pgsteal=$steal"
-	[ "$where" = root ] || echo "memcg_max_events=$(awk '$1 == "max" {print $2}' $cg/memory.events)"
+	# memory.events and memory.peak count since the cgroup was made (one per
+	# boot): the events are a difference, the peak is the boot's highest
+	[ "$where" = root ] || echo "memcg_max_events=$(( $(awk '$1 == "max" {print $2}' $cg/memory.events) - max0 ))"
 	[ "$where" = root ] || echo "memcg_peak_kb=$(( $(cat $cg/memory.peak 2>/dev/null || echo 0) / 1024 ))"
 	# MGLRU evictions do not age the non-resident counters at all
 	local batched=0
