@@ -4,10 +4,11 @@ SHELL := /bin/bash
 H := harness
 
 export QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS KERNEL
-export FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE
+export TEST FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE
 
 .PHONY: help tree export check-export config build selftests run test test-full \
-	baseline harness-test checkpatch check-off clean deps bench bench-report
+	baseline harness-test checkpatch check-off clean deps bench bench-report \
+	bisect-feature cover-table check-cover-table
 
 help:
 	@echo "make run [CMD='...']   build what is missing, boot the patched kernel (shell or CMD)"
@@ -18,6 +19,8 @@ help:
 	@echo "make baseline          full suite on the unpatched base -> baseline/mm-base.tsv"
 	@echo "make check-off         features compiled out: hooked objects identical to the base"
 	@echo "make bench [B=name] [QUICK=1] [REPS=n] [KERNEL=base]   benchmarks -> results/"
+	@echo "make bisect-feature TEST='cmd'   which feature's sysctl makes the test fail (one boot)"
+	@echo "make cover-table       the cover letter's results table from results/ (then export)"
 	@echo "See README.md for CPUS, MEM, NUMA, SWAP, DISKS, APPEND, TIMEOUT, ACCEL."
 
 deps:
@@ -53,5 +56,11 @@ bench: build
 bench-report:
 	@for d in results/*/*/; do python3 bench/report.py $$d > /dev/null; done
 	@python3 bench/report.py --summary results && echo "results/SUMMARY.md"
+bisect-feature: build
+	@$(H)/bisect-feature.sh
+cover-table:
+	@python3 $(H)/cover-table.py && $(H)/export.sh
+check-cover-table:
+	@python3 $(H)/cover-table.py --check
 clean:
 	rm -rf build/obj build/base/obj build/test-* build/runs build/disks

@@ -97,6 +97,27 @@ t_accel_hang() {
 	a=$(BUILD=$tmp KVM_DEV=$tmp/kvm SYSMOD=$tmp/sys QEMU=$tmp/qemu PROBE_TIMEOUT=3 ACCEL=auto "$H/accel.sh" "$tmp/kernel")
 	[ "$a" = tcg ] && [ $((SECONDS - t0)) -lt 15 ] || { echo "got '$a' after $((SECONDS - t0))s"; return 1; }
 }
+# --- the cover letter and the feature registry -----------------------------
+check "cover: the cover letter's results table matches results/" \
+	python3 "$H/cover-table.py" --check
+t_cover_export() { # the exported letter carries cover.txt's table
+	local t
+	t=$(python3 "$H/cover-table.py" --print | sed -n 3p)
+	grep -qF -- "$t" "$TOP/patches/0000-cover-letter.patch" ||
+		{ echo "patches/0000-cover-letter.patch lacks: $t (run make export)"; return 1; }
+}
+check "cover: the exported cover letter has the table" t_cover_export
+t_feature_registry() { # every feature's Kconfig option is in features.config
+	local name off on kc
+	while read -r name off on kc; do
+		case $name in "" | \#*) continue ;; esac
+		[ -n "$kc" ] || { echo "$name: no Kconfig option"; return 1; }
+		grep -q "^$kc=y" "$TOP/configs/features.config" || { echo "$kc not in features.config"; return 1; }
+		[ "$off" != "$on" ] || { echo "$name: on = off"; return 1; }
+	done < "$TOP/configs/feature-sysctls"
+}
+check "bisect-feature: configs/feature-sysctls names each feature's switch" t_feature_registry
+
 check "accel: no hardware KVM -> tcg" t_accel_no_kvm
 check "accel: a hanging KVM probe falls back to tcg, bounded" t_accel_hang
 
