@@ -8,7 +8,7 @@ export TEST FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT SKIP
 
 .PHONY: help tree export check-export config build selftests run test test-full \
 	baseline harness-test checkpatch check-off clean deps bench bench-report \
-	bisect-feature cover-table check-cover-table
+	bisect-feature cover-table check-cover-table check-series
 
 help:
 	@echo "make run [CMD='...']   build what is missing, boot the patched kernel (shell or CMD)"
@@ -20,6 +20,7 @@ help:
 	@echo "make check-off         features compiled out: hooked objects identical to the base"
 	@echo "make bench [B=name] [QUICK=1] [REPS=n] [KERNEL=base]   benchmarks -> results/"
 	@echo "make bisect-feature TEST='cmd'   which feature's sysctl makes the test fail (one boot)"
+	@echo "make check-series [QUICK=1] [STEPS=...] every patch alone: builds, boots, warnings (hours cold)"
 	@echo "make cover-table       the cover letter's results table from results/ (then export)"
 	@echo "See README.md for CPUS, MEM, NUMA, SWAP, DISKS, APPEND, TIMEOUT, ACCEL."
 
@@ -58,6 +59,8 @@ bench-report:
 	@python3 bench/report.py --summary results && echo "results/SUMMARY.md"
 bisect-feature: build
 	@$(H)/bisect-feature.sh
+check-series: deps
+	@$(H)/check-series.sh
 cover-table:
 	@python3 $(H)/cover-table.py && $(H)/export.sh
 check-cover-table:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make test / make test-full. Stages, stopping at the first broken one:
-#   (a) the series applies with no fuzz; checkpatch --strict is clean
+#   (a) the series applies with no fuzz; checkpatch --strict is clean;
+#       changelogs and MAINTAINERS (make check-series' cheap part)
 #   (b) the kernel builds with every feature option on
 #   (c) the harness's own tests
 #   (d) one guest: KUnit (built in) + the mm selftests, the series' included
@@ -37,6 +38,11 @@ echo "ok series applies ($(series_files | wc -l) patches)" | record series
 "$TOP/harness/checkpatch.sh" | tee "$out/checkpatch.txt" | grep -v '^#   ' >&2 || true
 record checkpatch < "$out/checkpatch.txt"
 grep -q '^not ok' "$out/checkpatch.txt" && broken checkpatch "see $out/checkpatch.txt"
+# make check-series' cheap part: changelogs, MAINTAINERS (the builds of every
+# prefix and option are make check-series' own, hours cold)
+QUICK=1 CHECKPATCH=0 "$TOP/harness/check-series.sh" > "$out/check-series.txt" 2>&1
+grep -E '^(ok|not ok) ' "$out/check-series.txt" | grep -v ': applies with git am' | record series
+grep -q '^not ok' "$out/check-series.txt" && broken series "see $out/check-series.txt"
 
 stage "(b) build with every feature on"
 if FEATURES=all "$TOP/harness/build.sh"; then echo "ok build all features" | record build

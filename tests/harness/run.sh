@@ -118,6 +118,23 @@ t_feature_registry() { # every feature's Kconfig option is in features.config
 }
 check "bisect-feature: configs/feature-sysctls names each feature's switch" t_feature_registry
 
+t_changelog() { # check-series' changelog rule accepts a good one, refuses bad ones
+	local cs=$H/check-series.sh sob='Signed-off-by: A Developer <a@example.org>'
+	printf 'mm: do a thing\n\nWhy it is needed, in a line.\nWhat it does.\nIt cuts walks 32 -> 1 per 1000 pages.\n\n%s\n' "$sob" > "$tmp/good"
+	"$cs" --changelog "$tmp/good" mm/vmscan.c || { echo "refused a good changelog"; return 1; }
+	sed '/Signed-off-by/d' "$tmp/good" > "$tmp/nosob"
+	"$cs" --changelog "$tmp/nosob" mm/vmscan.c && { echo "took a changelog without Signed-off-by"; return 1; }
+	printf 'mm: do a thing\n\nWhy it is needed, in a line.\nWhat it does.\nIt is faster.\n\n%s\n' "$sob" > "$tmp/nonum"
+	"$cs" --changelog "$tmp/nonum" mm/vmscan.c && { echo "took a kernel change without numbers"; return 1; }
+	"$cs" --changelog "$tmp/nonum" tools/testing/selftests/mm/x.c > /dev/null && \
+		sed -i '1s/.*/selftests\/mm: test a thing/' "$tmp/nonum" && "$cs" --changelog "$tmp/nonum" tools/testing/selftests/mm/x.c ||
+		{ echo "refused a test patch without numbers"; return 1; }
+	printf 'do a thing\n\n%s\n' "$sob" > "$tmp/short"
+	"$cs" --changelog "$tmp/short" MAINTAINERS && { echo "took a one-line changelog"; return 1; }
+	return 0
+}
+check "check-series: the changelog rule (why, numbers, Signed-off-by)" t_changelog
+
 check "accel: no hardware KVM -> tcg" t_accel_no_kvm
 check "accel: a hanging KVM probe falls back to tcg, bounded" t_accel_hang
 

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# make check-series: is every patch of the series good on its own?
+#
+# Cheap checks (seconds; make test runs them, as does QUICK=1):
+#   - every prefix of the series applies with git am, no fuzz;
+#   - checkpatch --strict (harness/checkpatch.sh);
+#   - every patch has a changelog that says why (a body of 3 lines or more),
+#     a Signed-off-by, a subject 'area: text'; a patch that changes kernel
+#     code outside its tests (mm/, include/) names numbers in its changelog;
+#   - every file the series adds has a MAINTAINERS entry in the series.
+# Build checks (hours cold, about an hour with a warm ccache):
+#   - every prefix builds with every feature option it defines on, and boots
+#     to a smoke test (sysctls switched on and back, memory pressure, KUnit
+#     without failures);
+#   - each feature option alone, all off, all on: builds and boots; all off
+#     is also compared object by object with the base (make check-off);
+#   - no new sparse (C=1) or W=1 warnings in the C files the series touches,
+#     compared with the same files in the base (diffed, not counted);
+#   - coccicheck MODE=report on those files: no new reports (needs spatch,
+#     apt-get install coccinelle; reported as skipped without it).
+# One reused build directory per configuration under build/series/, ccache.
+# Output: 'ok ...' / 'not ok ...' lines, then 'N passed, N failed, N skipped'.
+# STEPS='cheap prefixes options warnings cocci' picks parts (default: all;
+# QUICK=1: cheap). PREFIXES='3 6' picks prefixes (default: every one).
+. "$(dirname "$0")/common.sh"
+set +e
+
+out=$BUILD/series
+mkdir -p "$out"
+steps=${STEPS:-cheap prefixes options warnings cocci}
+[ "${QUICK:-0}" != 1 ] || steps=cheap
+pass=0 fail=0 skip=0 t0=$(date +%s)
+ok() { echo "ok $*"; pass=$((pass + 1)); }
+nok() { echo "not ok $*"; fail=$((fail + 1)); }
+skp() { echo "ok $* # SKIP"; skip=$((skip + 1)); }
+section() { printf '# --- %s [%ds]\n' "$*" $(( $(date +%s) - t0 )); }
+want() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
+
+changelog() { # message, changed files: does it say why, with numbers?
+	local subj body why=1
+	subj=$(head -n 1 <<< "$1")
+	body=$(tail -n +2 <<< "$1" | grep -v -e '^[A-Za-z-]*-by:' -e '^$')
+	[[ $subj =~ ^[A-Za-z0-9/_.,-]+(\ [A-Za-z0-9/_.-]+)*:\ .+ ]] || { why=0; echo "#   subject is not 'area: text': $subj"; }
+	[ "$(printf '%s\n' "$body" | grep -c .)" -ge 3 ] || { why=0; echo "#   changelog body under 3 lines"; }
+	grep -q '^Signed-off-by: .* <.*@.*>' <<< "$1" || { why=0; echo "#   no Signed-off-by"; }
+	# Tests, KUnit, documentation and MAINTAINERS claim no effect; kernel
+	# changes name their numbers, or say there is no functional change.
+	if ! [[ $subj =~ ^(selftests/|MAINTAINERS|Documentation)|KUnit ]] &&
+		grep -q -E '^(mm|include|kernel|lib)/' <<< "$2" &&
+		! grep -q -i 'no functional change' <<< "$body" &&
+		! grep -q -E '[0-9]+(\.[0-9]+)? ?(%|x|s|ms|MB|GB|kB|pages|walks|tasks)\b|[0-9]+/[0-9]+|[0-9]+ -> [0-9]+' <<< "$body"; then
+		why=0; echo "#   changes kernel code but its changelog names no measured numbers"
+	fi
+	[ "$why" = 1 ]
+}
+if [ "${1:-}" = --changelog ]; then	# for the harness's own tests: MSGFILE FILE...
+	msg=$(cat "$2"); shift 2
+	changelog "$msg" "$(printf '%s\n' "$@")"
+	exit
+fi
+
+"$TOP/harness/tree.sh" >&2 || { nok "the series applies"; echo "$pass passed, $fail failed"; exit 1; }
+mapfile -t patches < <(series_files)
+mapfile -t commits < <(gitk rev-list --reverse refs/tags/base..HEAD)
+[ "${#patches[@]}" = "${#commits[@]}" ] ||
+	{ nok "patches/ and build/linux agree (run make export)"; echo "$pass passed, $fail failed"; exit 1; }
+n=${#commits[@]}
+
+# A worktree of build/linux at one commit; removed at the end so that it is
+# not taken for unexported work.
+wt=$BUILD/series/linux
+cleanup() { [ ! -e "$wt/.git" ] || { git -C "$BUILD/linux" worktree remove --force "$wt"; git -C "$BUILD/linux" worktree prune; }; }
+trap cleanup EXIT
+at() { # commit: the worktree at that commit (only changed files get new mtimes)
+	if [ -e "$wt/.git" ]; then git -C "$wt" checkout -q --detach "$1"
+	else gitk worktree add -q -f --detach "$wt" "$1" >&2; fi
+}
+
+smoke() { # obj dir, label: boot it and run the smoke test
+	local log=$out/boot-$2
+	rm -rf "$log"; mkdir -p "$log"
+	if RESULTS=$log QUIET=1 TIMEOUT=600 KERNEL=$1/arch/x86/boot/bzImage MODROOT=$1/mod \
+		CMD="bash $TOP/harness/guest/smoke.sh" "$TOP/harness/boot.sh" > "$log/host.log" 2>&1 &&
+		! grep -a -q -E '^ *not ok [0-9]+ ' "$log/console.log"; then
+		return 0
+	fi
+	tail -n 5 "$log/output.log" 2>/dev/null | sed 's/^/#   /'
+	return 1
+}
+build_boot() { # src, obj name, features, label
+	local obj=$out/obj-$2 s
+	s=$(date +%s)
+	if ! SRC=$1 OBJ=$obj FEATURES=$3 "$TOP/harness/build.sh" > "$out/build-$4.log" 2>&1; then
+		nok "$4: builds (log: ${out#"$TOP"/}/build-$4.log)"
+		tail -n 5 "$out/build-$4.log" | sed 's/^/#   /'
+		return 1
+	fi
+	ok "$4: builds ($(( $(date +%s) - s )) s)"
+	s=$(date +%s)
+	if smoke "$obj" "$4"; then ok "$4: boots, smoke test passes ($(( $(date +%s) - s )) s)"
+	else nok "$4: boots, smoke test passes (log: ${out#"$TOP"/}/boot-$4)"; fi
+}
+
+if want cheap; then
+	section "cheap checks"
+	for ((i = 0; i < n; i++)); do
+		p=${patches[i]##*/} c=${commits[i]}
+		ok "$p: applies with git am after the $i before it, no fuzz"
+		if changelog "$(gitk log -1 --format=%B "$c")" "$(gitk diff-tree --no-commit-id --name-only -r "$c")"; then
+			ok "$p: changelog (why, numbers, Signed-off-by)"
+		else
+			nok "$p: changelog (why, numbers, Signed-off-by)"
+		fi
+	done
+	if [ "${CHECKPATCH:-1}" = 1 ]; then	# make test runs it itself
+		"$TOP/harness/checkpatch.sh" 2>&1 | grep -E '^(ok|not ok) ' > "$out/checkpatch.txt"
+		while read -r line; do
+			case $line in "ok "*) ok "${line#ok }" ;; *) nok "${line#not ok }" ;; esac
+		done < "$out/checkpatch.txt"
+	fi
+	added=$(gitk diff --name-only --diff-filter=A refs/tags/base..HEAD)
+	miss=
+	for f in $added; do
+		grep -q -x -F "F:	$f" "$SRC/MAINTAINERS" || miss+=" $f"
+	done
+	if [ -z "$miss" ]; then ok "MAINTAINERS: every file the series adds has an entry"
+	else nok "MAINTAINERS: every file the series adds has an entry (missing:$miss)"; fi
+fi
+
+if want prefixes; then
+	section "every prefix builds with its features on and boots"
+	for ((i = 1; i <= n; i++)); do
+		case " ${PREFIXES:-$(seq -s ' ' 1 "$n")} " in *" $i "*) ;; *) continue ;; esac
+		at "${commits[i - 1]}"
+		build_boot "$wt" prefix all "$(printf 'prefix-%02d' "$i")"
+	done
+fi
+
+if want options; then
+	section "each feature option alone, all off, all on (full series)"
+	at "${commits[n - 1]}"
+	while read -r name off on kc; do
+		case $name in "" | \#*) continue ;; esac
+		# The option and its KUnit suite
+		build_boot "$wt" "${kc#CONFIG_}" "$kc ${kc}_KUNIT_TEST" "only-${kc#CONFIG_}"
+	done < "$TOP/configs/feature-sysctls"
+	build_boot "$wt" none none all-off
+	if SRC=$wt "$TOP/harness/check-off.sh" > "$out/check-off.log" 2>&1; then
+		ok "all-off: changed objects identical to the base (make check-off)"
+	else
+		nok "all-off: changed objects identical to the base (log: ${out#"$TOP"/}/check-off.log)"
+	fi
+	build_boot "$wt" all all all-on
+fi
+
+# The C files the series touches that a kernel build compiles
+touched=$(gitk diff --name-only refs/tags/base..HEAD -- '*.c' | grep -v '^tools/' | grep -v '^Documentation/')
+warnings() { # src, obj, tool args, file.o -> normalised messages
+	SRC=$1 OBJ=$2 FEATURES=${3} "$TOP/harness/configure.sh" >&2 || return 1
+	local f
+	for f in $touched; do
+		[ -e "$1/$f" ] || continue
+		rm -f "$2/${f%.c}.o"	# C=1 and W=1 only see what is compiled
+		make -C "$1" O="$2" CC="ccache gcc" $4 "${f%.c}.o" 2>&1 | grep -E 'warning:|error:|WARNING|ERROR' |
+			sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/; s/ +/ /g; s|'"$1"'/||g' || true
+	done | sort
+}
+if want warnings; then
+	section "sparse (C=1) and W=1 on the touched files, against the base"
+	at refs/tags/base
+	warnings "$wt" "$out/obj-warn-base" none "-s C=1 W=1 -k" > "$out/warnings-base.txt"
+	at "${commits[n - 1]}"
+	warnings "$wt" "$out/obj-warn-all" all "-s C=1 W=1 -k" > "$out/warnings-series.txt"
+	new=$(comm -13 "$out/warnings-base.txt" "$out/warnings-series.txt")
+	if [ -z "$new" ]; then ok "sparse and W=1: no new warnings in $(echo $touched | wc -w) files ($(wc -l < "$out/warnings-base.txt") in the base)"
+	else nok "sparse and W=1: new warnings"; printf '%s\n' "$new" | sed 's/^/#   /'; fi
+fi
+
+if want cocci; then
+	section "coccicheck on the touched files, against the base"
+	if ! command -v spatch > /dev/null; then
+		skp "coccicheck: spatch missing (apt-get install coccinelle)"
+	else
+		at refs/tags/base
+		warnings "$wt" "$out/obj-warn-base" none "-s C=2 CHECK=scripts/coccicheck MODE=report" > "$out/cocci-base.txt"
+		at "${commits[n - 1]}"
+		warnings "$wt" "$out/obj-warn-all" all "-s C=2 CHECK=scripts/coccicheck MODE=report" > "$out/cocci-series.txt"
+		new=$(comm -13 "$out/cocci-base.txt" "$out/cocci-series.txt")
+		if [ -z "$new" ]; then ok "coccicheck: no new reports"
+		else nok "coccicheck: new reports"; printf '%s\n' "$new" | sed 's/^/#   /'; fi
+	fi
+fi
+
+section "done"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]
