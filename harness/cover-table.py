@@ -83,8 +83,10 @@ def table():
             lines.append("")
         cases = list(dict.fromkeys(r[4] for r in rs))
         dirs = list(dict.fromkeys(d for r in rs for d in r[5]))
-        lines.append("%s. %s: %s, n=%d" % (feat, FEATURES.get(feat, ""), ", ".join(cases),
-                                            min(r[3] for r in rs)))
+        ns = sorted(set(r[3] for r in rs))
+        nrange = "%d" % ns[0] if len(ns) == 1 else "%d-%d (per row: %s)" % (
+            ns[0], ns[-1], " ".join(str(r[3]) for r in rs))
+        lines.append("%s. %s: %s, n=%s" % (feat, FEATURES.get(feat, ""), ", ".join(cases), nrange))
         lines += ["   results/%s" % d for d in dirs]
         lines.append("  %-*s %s" % (w, "", " ".join("%*s" % (cw, h) for h in
                      ("classic off", "classic on", "MGLRU off", "MGLRU on"))))
