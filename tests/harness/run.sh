@@ -102,6 +102,8 @@ check "cover: the cover letter's results table matches results/" \
 	python3 "$H/cover-table.py" --check
 t_cover_export() { # the exported letter carries cover.txt's table
 	local t
+	# a series of one patch has no cover letter
+	[ -e "$TOP/patches/0000-cover-letter.patch" ] || return 0
 	t=$(python3 "$H/cover-table.py" --print | sed -n 3p)
 	grep -qF -- "$t" "$TOP/patches/0000-cover-letter.patch" ||
 		{ echo "patches/0000-cover-letter.patch lacks: $t (run make export)"; return 1; }
