@@ -23,8 +23,8 @@ done
 for i in "${!names[@]}"; do echo "${ons[i]}" > "$(path "${names[i]}")"; done
 oom0=$(awk '$1 == "oom_kill" {print $2}' /proc/vmstat)
 # Page cache on ext4 (on a loop file in tmpfs), read inside a cgroup limited
-# to half of it (memcg reclaim), then anonymous memory of 90% of what is
-# available (global reclaim of that cache); no swap, so more would OOM.
+# to half of it (memcg reclaim), then anonymous memory that needs half of
+# that cache back (global reclaim).
 mb=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 / 8 ))
 mkdir -p /tmp/smoke && truncate -s $(( mb * 2 ))M /tmp/smoke.img && mkfs.ext4 -q -F /tmp/smoke.img &&
 	mount -o loop /tmp/smoke.img /tmp/smoke &&
@@ -38,9 +38,14 @@ cg_steal=$(awk '$1 == "pgsteal" {print $2}' /sys/fs/cgroup/smoke/memory.stat)
 cat /tmp/smoke/f > /dev/null
 steal() { awk '$1 ~ /^pgsteal_(kswapd|direct)$/ {s += $2} END {print s}' /proc/vmstat; }
 g0=$(steal)
-avail_mb=$(( $(awk '/MemAvailable/ {print $2}' /proc/meminfo) / 1024 ))
-# tail keeps its one endless line in memory: anonymous memory of that size
-head -c $(( avail_mb * 9 / 10 ))M /dev/zero | tail > /dev/null ||
+free_mb=$(( $(awk '/MemFree/ {print $2}' /proc/meminfo) / 1024 ))
+# Anonymous memory of the free memory plus half of the file's cache (less
+# python's own 16 MB), every page written: reclaim must take about half of
+# the cache, the other half stays as a margin (no swap here)
+python3 -c 'import sys
+n = int(sys.argv[1]) << 20
+b = bytearray(n)
+b[::4096] = b"\1" * len(range(0, n, 4096))' $(( free_mb + mb / 2 - 16 )) ||
 	{ echo "smoke: the anonymous hog failed"; fail=1; }
 g1=$(steal)
 echo "smoke: reclaimed in the cgroup: ${cg_steal:-0} pages; globally: $((g1 - g0)) pages"
