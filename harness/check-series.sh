@@ -70,9 +70,16 @@ n=${#commits[@]}
 # A worktree of build/linux at one commit; removed at the end so that it is
 # not taken for unexported work.
 wt=$BUILD/series/linux
-cleanup() { [ ! -e "$wt/.git" ] || { git -C "$BUILD/linux" worktree remove --force "$wt"; git -C "$BUILD/linux" worktree prune; }; }
+mine=0
+cleanup() { [ "$mine" = 0 ] || [ ! -e "$wt/.git" ] || { git -C "$BUILD/linux" worktree remove --force "$wt"; git -C "$BUILD/linux" worktree prune; }; }
 trap cleanup EXIT
 at() { # commit: the worktree at that commit (only changed files get new mtimes)
+	if [ "$mine" = 0 ]; then
+		# One build run at a time: they share the worktree and build dirs
+		exec 9> "$out/.lock"
+		flock -n 9 || { echo "another make check-series is running (build/series/.lock)"; exit 2; }
+		mine=1
+	fi
 	if [ -e "$wt/.git" ]; then git -C "$wt" checkout -q --detach "$1"
 	else gitk worktree add -q -f --detach "$wt" "$1" >&2; fi
 }
