@@ -11,6 +11,12 @@ base=$BUILD/base/obj
 [ -f "$base/vmlinux" ] || die "no base build; run 'harness/baseline.sh --build-only'"
 none=$BUILD/none/obj
 OBJ=$none FEATURES=none "$TOP/harness/configure.sh"
+# Both must come from the same config, the series' options aside
+feat=$(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=.*/\1/p' "$TOP/configs/features.config" | paste -sd'|')
+if ! diff -q <(grep -v -E "^(# )?(${feat:-NONE})[= ]" "$base/.config") \
+	<(grep -v -E "^(# )?(${feat:-NONE})[= ]" "$none/.config") > /dev/null; then
+	die "build/base/obj was built with another config (configs/ changed since); rebuild it: harness/baseline.sh --build-only"
+fi
 objs=("$@")
 if [ ${#objs[@]} = 0 ]; then
 	mapfile -t objs < <(git -C "$SRC" diff --name-only refs/tags/base HEAD -- 'mm/*.c' | sed 's/\.c$/.o/')
