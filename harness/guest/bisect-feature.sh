@@ -4,15 +4,10 @@
 # and print one 'bisect: <run> <status>' line per run for the host to read.
 # The sysctls are put back as they were at the end.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-names=() offs=() ons=() saved=()
-while read -r name off on kconfig; do
-	case $name in "" | \#*) continue ;; esac
-	names+=("$name") offs+=("$off") ons+=("$on")
-done < "$TOP/configs/feature-sysctls"
-path() { echo "/proc/sys/${1//.//}"; }
-for i in "${!names[@]}"; do
-	saved[i]=$(cat "$(path "${names[i]}")" 2>/dev/null)
-done
+. "$TOP/harness/guest/features.sh"
+features_read "$TOP"
+names=("${feat_name[@]}") offs=("${feat_off[@]}") ons=("${feat_on[@]}") saved=("${feat_saved[@]}")
+path() { sysctl_path "$1"; }
 all_off() {
 	local i
 	for i in "${!names[@]}"; do

@@ -5,13 +5,14 @@
 # reclaim of page cache): nothing may be OOM-killed, and the kernel may not warn.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 fail=0
-path() { echo "/proc/sys/${1//.//}"; }
+. "$TOP/harness/guest/features.sh"
+features_read "$TOP"
+path() { sysctl_path "$1"; }
 names=() ons=() offs=()
-while read -r name off on kc; do
-	case $name in "" | \#*) continue ;; esac
-	[ -e "$(path "$name")" ] || { echo "smoke: $name absent"; continue; }
-	names+=("$name") offs+=("$off") ons+=("$on")
-done < "$TOP/configs/feature-sysctls"
+for i in "${!feat_name[@]}"; do
+	[ -n "${feat_saved[i]}" ] || { echo "smoke: ${feat_name[i]} absent"; continue; }
+	names+=("${feat_name[i]}") offs+=("${feat_off[i]}") ons+=("${feat_on[i]}")
+done
 for i in "${!names[@]}"; do
 	p=$(path "${names[i]}") v0=$(cat "$(path "${names[i]}")")
 	echo "${ons[i]}" > "$p" && [ "$(cat "$p")" = "${ons[i]}" ] || { echo "smoke: cannot set ${names[i]}=${ons[i]}"; fail=1; }
