@@ -57,8 +57,8 @@ def rows():
                 continue
             feat, dirs, case, metric, scale, label = [x.strip() for x in line.split("|")]
             runs = load(dirs.split(), case)
-            if len(runs) != 4:
-                sys.exit("%s %s: %d variants, want 4 (classic off/on, MGLRU off/on)"
+            if len(runs) not in (2, 4):
+                sys.exit("%s %s: %d variants, want 4 (classic off/on, MGLRU off/on) or 2 (off/on)"
                          % (dirs, case, len(runs)))
             cells, ns = [], []
             for variant, ms in runs.items():
@@ -67,7 +67,7 @@ def rows():
                     sys.exit("%s %s: no %s in %s" % (dirs, case, metric, variant))
                 cells.append("%s +- %s" % (fmt(mean(xs, is_rate(metric))), fmt(stddev(xs))))
                 ns.append(len(xs))
-            out.append((feat, label, cells, min(ns), case, dirs.split()))
+            out.append((feat, label, cells, min(ns), case, dirs.split(), list(runs)))
     return out
 
 
@@ -89,9 +89,12 @@ def table():
             ns[0], ns[-1], " ".join(str(r[3]) for r in rs))
         lines.append("%s. %s: %s, n=%s" % (feat, FEATURES.get(feat, ""), ", ".join(cases), nrange))
         lines += ["   results/%s" % d for d in dirs]
-        lines.append("  %-*s %s" % (w, "", " ".join("%*s" % (cw, h) for h in
-                     ("classic off", "classic on", "MGLRU off", "MGLRU on"))))
-        for feat, label, cells, n, case, _ in rs:
+        heads = ("classic off", "classic on", "MGLRU off", "MGLRU on")
+        if len(rs[0][6]) == 2:
+            # off/on of one sysctl: name the columns by its values
+            heads = tuple(v.split(".")[-1] for v in rs[0][6])
+        lines.append("  %-*s %s" % (w, "", " ".join("%*s" % (cw, h) for h in heads)))
+        for feat, label, cells, n, case, _, _ in rs:
             if len(cases) > 1:
                 label = "%s [%s]" % (label, case)
             lines.append("  %-*s %s" % (w, label, " ".join("%*s" % (cw, c) for c in cells)))

@@ -7,6 +7,12 @@
  * them back on the next rep.  Placement, per-page status and a data
  * checksum are verified around every timed call.
  *
+ * Each rep also records the CPU time the whole machine spent during the
+ * call (/proc/stat: the caller and any kworkers helping it), and the
+ * caller's own. With -S CPU a nice-0 spinner runs pinned to CPU (the caller
+ * is pinned elsewhere): its progress during each call, as a share of its
+ * progress alone, shows what helpers took from it.
+ *
  * Ceiling mode (-C) times a multi-threaded memcpy between buffers on the
  * two nodes: an upper bound for what a migration copy could reach.
  *
@@ -22,11 +28,14 @@
 #include <numa.h>
 #include <numaif.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,7 +50,7 @@ static size_t page_size;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: migrate_copy -k 4k|thp -n COUNT [-r REPS] [-F FLAGS] [-s SEED] [--from NODE --to NODE]\n"
+		"usage: migrate_copy -k 4k|thp -n COUNT [-r REPS] [-F FLAGS] [-s SEED] [-S CPU] [--from NODE --to NODE]\n"
 		"       migrate_copy -C THREADS -b MIB [-r REPS] [--from NODE --to NODE]\n");
 }
 
@@ -90,6 +99,78 @@ static void check_nodes(int from, int to)
 			exit(4);
 		}
 	}
+}
+
+/* CPU time every CPU spent outside idle and iowait, in seconds */
+static double busy_s(void)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	int n;
+
+	if (!f)
+		die("/proc/stat");
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n != 8)
+		die("/proc/stat format");
+	/* user nice system [idle iowait] irq softirq steal */
+	return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) /
+	       sysconf(_SC_CLK_TCK);
+}
+
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+/* The spinner: a child pinned to @cpu counting loops in shared memory */
+static volatile uint64_t *spin_count;
+static pid_t spinner;
+
+static double spin_rate(double seconds)
+{
+	uint64_t c0 = *spin_count;
+	double t0 = now_s();
+	struct timespec ts = { (time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9) };
+
+	nanosleep(&ts, NULL);
+	return (*spin_count - c0) / (now_s() - t0);
+}
+
+static double start_spinner(int cpu)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	spin_count = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (spin_count == MAP_FAILED)
+		die("mmap");
+	spinner = fork();
+	if (spinner < 0)
+		die("fork");
+	if (!spinner) {
+		pin_to(cpu);
+		for (;;)
+			(*spin_count)++;
+	}
+	pin_to(cpu == 0 ? (ncpu > 1 ? 1 : 0) : 0);
+	spin_rate(0.2);		/* let it settle */
+	return spin_rate(1.0);
 }
 
 /*
@@ -143,8 +224,9 @@ static long thp_count(uintptr_t start, uintptr_t end)
 }
 
 static int run_migrate(int thp, uint64_t count, unsigned int reps, int flags,
-		       uint64_t seed, int from, int to)
+		       uint64_t seed, int from, int to, int spin_cpu)
 {
+	double cpu_sum = 0, task_sum = 0, share_sum = 0, spin_alone = 0;
 	size_t unit = thp ? HPAGE_SIZE : page_size, bytes = count * unit;
 	size_t align = thp ? HPAGE_SIZE : page_size;
 	double smin = INFINITY, smax = 0, ssum = 0;
@@ -160,6 +242,9 @@ static int run_migrate(int thp, uint64_t count, unsigned int reps, int flags,
 	if (count > MAX_BYTES / unit)
 		bad_usage("-n too large");
 	check_nodes(from, to);
+	/* Before the buffer exists: a child sharing its pages would keep them */
+	if (spin_cpu >= 0)
+		spin_alone = start_spinner(spin_cpu);
 
 	/* Over-allocate, then trim so the VMA is exactly the aligned area. */
 	map = mmap(NULL, bytes + align, PROT_READ | PROT_WRITE,
@@ -197,6 +282,8 @@ static int run_migrate(int thp, uint64_t count, unsigned int reps, int flags,
 		pages[i] = buf + i * unit;
 
 	for (rep = 0; rep < reps; rep++) {
+		double cpu0, task0, cpu_s, task_s, share = 0;
+		uint64_t spun = 0;
 		int src = rep & 1 ? to : from, dst = rep & 1 ? from : to;
 		unsigned long serr = 0;
 		size_t off, nerr;
@@ -215,10 +302,18 @@ static int run_migrate(int thp, uint64_t count, unsigned int reps, int flags,
 			status[i] = INT_MIN;	/* catch entries never written */
 		}
 
+		if (spinner)
+			spun = *spin_count;
+		cpu0 = busy_s();
+		task0 = thread_cpu_s();
 		t0 = now_s();
 		ret = move_pages(0, count, pages, nodes, status,
 				 MPOL_MF_MOVE | flags);
 		s = now_s() - t0;
+		task_s = thread_cpu_s() - task0;
+		cpu_s = busy_s() - cpu0;
+		if (spinner && spin_alone > 0)
+			share = (*spin_count - spun) / s / spin_alone;
 		if (ret < 0) {
 			if (errno == EINVAL) {
 				fprintf(stderr, "error=EINVAL\n");
@@ -231,9 +326,13 @@ static int run_migrate(int thp, uint64_t count, unsigned int reps, int flags,
 			serr += status[i] != dst;
 		nerr = off_node(buf, bytes, dst);
 		ok = checksum((uint64_t *)buf, bytes / 8) == sum0;
-		printf("rep=%u dir=%d->%d seconds=%.6f gbps=%.3f not_migrated=%ld status_errors=%lu node_errors=%zu checksum_ok=%d thp=%ld\n",
+		printf("rep=%u dir=%d->%d seconds=%.6f gbps=%.3f not_migrated=%ld status_errors=%lu node_errors=%zu checksum_ok=%d thp=%ld cpu_s=%.3f task_cpu_s=%.3f spinner_share=%.3f\n",
 		       rep, src, dst, s, gbps(bytes, s), ret, serr, nerr, ok,
-		       thp_count((uintptr_t)buf, (uintptr_t)buf + bytes));
+		       thp_count((uintptr_t)buf, (uintptr_t)buf + bytes),
+		       cpu_s, task_s, share);
+		cpu_sum += cpu_s;
+		task_sum += task_s;
+		share_sum += share;
 
 		ssum += s;
 		smin = s < smin ? s : smin;
@@ -248,11 +347,20 @@ static int run_migrate(int thp, uint64_t count, unsigned int reps, int flags,
 		}
 	}
 	thp_after = thp_count((uintptr_t)buf, (uintptr_t)buf + bytes);
+	if (spinner) {
+		kill(spinner, SIGKILL);
+		waitpid(spinner, NULL, 0);
+	}
 
-	printf("result kind=%s count=%" PRIu64 " bytes=%zu reps=%u gbps_mean=%.3f gbps_min=%.3f gbps_max=%.3f status_errors=%lu node_errors=%lu checksum_ok=%d thp_before=%ld thp_after=%ld\n",
+	printf("result kind=%s count=%" PRIu64 " bytes=%zu reps=%u gbps_mean=%.3f gbps_min=%.3f gbps_max=%.3f status_errors=%lu node_errors=%lu checksum_ok=%d thp_before=%ld thp_after=%ld cpu_s_per_gb=%.3f task_cpu_s_per_gb=%.3f",
 	       thp ? "thp" : "4k", count, bytes, rep,
 	       gbps(bytes, ssum / rep), gbps(bytes, smax), gbps(bytes, smin),
-	       status_errors, node_errors, cs_ok, thp_before, thp_after);
+	       status_errors, node_errors, cs_ok, thp_before, thp_after,
+	       cpu_sum / (bytes * (double)rep / 1e9),
+	       task_sum / (bytes * (double)rep / 1e9));
+	if (spin_cpu >= 0)
+		printf(" spinner_share=%.3f", share_sum / rep);
+	printf("\n");
 	return status_errors || node_errors || !cs_ok;
 }
 
@@ -351,10 +459,10 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t count = 0, reps = 1, seed = 1, threads = 0, mib = 0;
-	int kind = -1, flags = 0, from = 0, to = 1, opt;
+	int kind = -1, flags = 0, from = 0, to = 1, opt, spin_cpu = -1;
 	int migrate_opts = 0;
 
-	while ((opt = getopt_long(argc, argv, "k:n:r:F:s:C:b:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "k:n:r:F:s:S:C:b:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'k':
 			if (!strcmp(optarg, "4k"))
@@ -378,6 +486,10 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			seed = parse_u64(optarg, 0, 0, UINT64_MAX, "bad -s");
+			migrate_opts = 1;
+			break;
+		case 'S':
+			spin_cpu = (int)parse_u64(optarg, 10, 0, 4095, "bad -S");
 			migrate_opts = 1;
 			break;
 		case 'C':
@@ -411,5 +523,5 @@ int main(int argc, char **argv)
 	}
 	if (kind < 0 || !count)
 		bad_usage("-k and -n are required");
-	return run_migrate(kind, count, reps, flags, seed, from, to);
+	return run_migrate(kind, count, reps, flags, seed, from, to, spin_cpu);
 }
