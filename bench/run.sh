@@ -19,7 +19,7 @@ for name in $names; do
 	spec=$TOP/bench/$name/spec
 	[ -f "$spec" ] || die "no benchmark '$name' (bench/*/spec)"
 	(
-		# spec sets: DESC CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND VARIANTS REPS_FULL
+		# spec sets: DESC CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND PREALLOC VARIANTS REPS_FULL
 		# REPS_QUICK TIMEOUT_FULL TIMEOUT_QUICK HEADLINE, optionally
 		# VARIANTS_QUICK and MEM_QUICK (the smoke run's: it checks that the
 		# benchmark works, in about a minute) and VARIANTS_BASE (KERNEL=base's)
@@ -40,7 +40,7 @@ for name in $names; do
 		load0=$(cut -d' ' -f1-3 /proc/loadavg)
 		set +e
 		RESULTS=$out CPUS=$CPUS MEM=$MEM NUMA=${NUMA:-0} SWAP=${SWAP:-} SWAP_BPS=${SWAP_BPS:-} \
-			DISKS=${DISKS:-} APPEND=${APPEND:-} TIMEOUT=$tmo QUIET=0 \
+			DISKS=${DISKS:-} APPEND=${APPEND:-} PREALLOC=${PREALLOC:-0} TIMEOUT=$tmo QUIET=0 \
 			CMD="$TOP/bench/guest/driver.sh $name" "$TOP/harness/boot.sh"
 		brc=$?
 		set -e
@@ -50,7 +50,7 @@ for name in $names; do
 			grep -m1 '^accel:' "$out/console.log" | tr -d '\r'
 			grep -m1 '^lru_gen:' "$out/console.log" | tr -d '\r'
 			grep -m1 '^feature sysctls:' "$out/console.log" | tr -d '\r'
-			echo "guest: cpus=$CPUS mem=$MEM numa=${NUMA:-0} swap=${SWAP:-none} swap_bps=${SWAP_BPS:-unthrottled} disks=${DISKS:-none} append=${APPEND:-}"
+			echo "guest: cpus=$CPUS mem=$MEM numa=${NUMA:-0} swap=${SWAP:-none} swap_bps=${SWAP_BPS:-unthrottled} disks=${DISKS:-none} append=${APPEND:-} prealloc=${PREALLOC:-0}"
 			echo "repetitions: $reps, interleaved over variants: $variants"
 			echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
 			echo "host load average: $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"

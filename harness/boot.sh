@@ -10,6 +10,8 @@
 #   RESULTS=dir    writable share, /run/results in the guest (default: new dir
 #                  under build/runs/); console.log and output.log land there
 #   KERNEL=bzImage MODROOT=dir (modules_install root)  ACCEL=auto|kvm|tcg
+#   PREALLOC=1     allocate all guest RAM on the host at start: no host page
+#                  faults on the guest's first touch (benchmarks that time it)
 . "$(dirname "$0")/common.sh"
 
 KERNEL=${KERNEL:-$OBJ/arch/x86/boot/bzImage}
@@ -31,6 +33,11 @@ mib() { # 2G, 512M, 1024 -> MiB
 mem=$(mib "$MEM")
 accel=$("$TOP/harness/accel.sh" "$KERNEL")
 args=(-nodefaults -no-reboot -display none -m "${mem}M" -smp "$CPUS")
+prealloc=
+if [ "${PREALLOC:-0}" = 1 ]; then
+	prealloc=,prealloc=on
+	[ "$NUMA" -gt 1 ] || args+=(-mem-prealloc)
+fi
 if [ "$accel" = kvm ]; then args+=(-accel kvm -cpu host); else args+=(-accel tcg,thread=multi -cpu max); fi
 
 if [ "$NUMA" -gt 1 ]; then
@@ -38,7 +45,7 @@ if [ "$NUMA" -gt 1 ]; then
 	for ((n = 0; n < NUMA; n++)); do
 		lo=$(( n * CPUS / NUMA )) hi=$(( (n + 1) * CPUS / NUMA - 1 ))
 		[ "$hi" -ge "$lo" ] || die "NUMA=$NUMA needs at least $NUMA CPUs"
-		args+=(-object "memory-backend-ram,id=m$n,size=${per}M"
+		args+=(-object "memory-backend-ram,id=m$n,size=${per}M$prealloc"
 		       -numa "node,nodeid=$n,cpus=$lo-$hi,memdev=m$n")
 	done
 fi
