@@ -73,7 +73,7 @@ def rows():
 
 def table():
     lines = [BEGIN, ""]
-    w, cw = 36, 14
+    w, cw = 40, 14
     groups = []
     for r in rows():
         if not groups or groups[-1][0] != r[0]:
@@ -91,8 +91,9 @@ def table():
         lines += ["   results/%s" % d for d in dirs]
         heads = ("classic off", "classic on", "MGLRU off", "MGLRU on")
         if len(rs[0][6]) == 2:
-            # off/on of one sysctl: name the columns by its values
-            heads = tuple(v.split(".")[-1] for v in rs[0][6])
+            # one sysctl, off (=0) and on: the variants name it
+            heads = ("off", "on")
+            lines.append("   columns: %s" % ", ".join(rs[0][6]))
         lines.append("  %-*s %s" % (w, "", " ".join("%*s" % (cw, h) for h in heads)))
         for feat, label, cells, n, case, _, _ in rs:
             if len(cases) > 1:
