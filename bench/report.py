@@ -197,15 +197,18 @@ def report(run_dir):
 
 
 def summary(top):
-    parts = ["# Benchmark summary\n", "Newest run of each benchmark (regenerate: `make bench-report`).\n"]
+    parts = ["# Benchmark summary\n", "Newest run of each benchmark with the series, and a newer one of the base if any (regenerate: `make bench-report`).\n"]
     for name in sorted(os.listdir(top)):
         d = os.path.join(top, name)
         if not os.path.isdir(d):
             continue
         runs = sorted(r for r in os.listdir(d) if os.path.exists(os.path.join(d, r, "table.md")))
-        if runs:
-            parts.append("\n## %s (run %s)\n" % (name, runs[-1]))
-            parts.append(open(os.path.join(d, runs[-1], "table.md")).read().split("\n", 1)[1])
+        # the newest run of the patched kernel, and a newer one of the base
+        patched = [r for r in runs if not r.endswith("-base")]
+        show = patched[-1:] + [r for r in runs[-1:] if r.endswith("-base")]
+        for r in show:
+            parts.append("\n## %s (run %s)\n" % (name, r))
+            parts.append(open(os.path.join(d, r, "table.md")).read().split("\n", 1)[1])
     open(os.path.join(top, "SUMMARY.md"), "w").write("\n".join(parts))
 
 
