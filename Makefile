@@ -19,7 +19,7 @@ help:
 	@echo "make baseline          full suite on the unpatched base -> baseline/mm-base.tsv"
 	@echo "make check-off         features compiled out: hooked objects identical to the base"
 	@echo "make bench [B=name] [QUICK=1] [REPS=n] [KERNEL=base]   benchmarks -> results/"
-	@echo "make bisect-feature TEST='cmd'   which feature's sysctl makes the test fail (one boot)"
+	@echo "make bisect-feature TEST='cmd'   which feature's sysctl makes the test fail (one boot); PATCH=1: and which patch"
 	@echo "make check-series [QUICK=1] [STEPS=...] every patch alone: builds, boots, warnings (hours cold)"
 	@echo "make cover-table       the cover letter's results table from results/ (then export)"
 	@echo "See README.md for CPUS, MEM, NUMA, SWAP, DISKS, APPEND, TIMEOUT, ACCEL."

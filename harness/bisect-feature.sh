@@ -8,6 +8,10 @@
 # read-only at the same paths (tmpfs on /tmp); exit status 0 means pass.
 # Guest options as for make run (CPUS, MEM, NUMA, SWAP, DISKS, APPEND, TIMEOUT).
 #
+# PATCH=1: when one feature alone makes the test fail, go on and name its
+# first failing patch with git bisect run over the feature's patches
+# (harness/bisect-patch.sh: a kernel build and a boot per step).
+#
 # Exit status: 0 when the test passes with every feature off (the verdict is
 # printed), 1 when it fails even then, 2 when the run itself went wrong.
 . "$(dirname "$0")/common.sh"
@@ -50,7 +54,13 @@ else
 		p=$(grep -l -e "^+.*${kc#CONFIG_}" "$TOP"/patches/[0-9]*.patch | grep -v /0000- |
 			sed 's|.*/||' | cut -c1-4 | sed -n '1p;$p' | paste -sd-)
 		echo "Fails with $c alone: the feature behind $kc (patches ${p:-?})."
+		range=$p spec=$c
 	done <<< "$culprits"
 	[ "$n" = 1 ] || echo "($n features each make it fail on their own.)"
+	if [ "${PATCH:-0}" = 1 ] && [ "$n" = 1 ] && [[ $range == [0-9]*-[0-9]* ]]; then
+		"$TOP/harness/bisect-patch.sh" "$spec" "${range%-*}" "${range#*-}" "$out" || exit 2
+	elif [ "${PATCH:-0}" = 1 ]; then
+		echo "PATCH=1 bisects one feature's patches; not done here."
+	fi
 fi
 exit 0

@@ -2,7 +2,8 @@
 # In the guest: run the test in /run/results/test.sh with every feature of the
 # series switched off, then with each feature on alone (configs/feature-sysctls),
 # and print one 'bisect: <run> <status>' line per run for the host to read.
-# The sysctls are put back as they were at the end.
+# The sysctls are put back as they were at the end. ONLY=<sysctl>=<value>
+# runs just that one (make bisect-feature PATCH=1, a step of git bisect run).
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/harness/guest/features.sh"
 features_read "$TOP"
@@ -23,8 +24,9 @@ run() { # label
 	if [ "$rc" = 0 ]; then echo "bisect: $1 pass"; else echo "bisect: $1 fail $rc"; fi
 }
 all_off || { echo "bisect: cannot switch the features off"; exit 2; }
-run all-off
+[ -n "${ONLY:-}" ] || run all-off
 for i in "${!names[@]}"; do
+	[ -z "${ONLY:-}" ] || [ "$ONLY" = "${names[i]}=${ons[i]}" ] || continue
 	if [ -z "${saved[i]}" ]; then
 		echo "bisect: ${names[i]}=${ons[i]} absent"
 		continue
