@@ -22,7 +22,8 @@
 # Output: 'ok ...' / 'not ok ...' lines, then 'N passed, N failed, N skipped'.
 # STEPS='cheap prefixes options warnings cocci' picks parts (default: all;
 # QUICK=1: cheap). PREFIXES='3 6' picks prefixes (default: every one),
-# OPTIONS='alone off on' the option builds.
+# OPTIONS='alone off on' the option builds, ALONE='MIGRATE_MT_COPY ...' the
+# options built alone (default: each of configs/feature-sysctls).
 . "$(dirname "$0")/common.sh"
 set +e
 
@@ -151,6 +152,7 @@ if want options; then
 	while read -r name off on kc; do
 		case $name in "" | \#*) continue ;; esac
 		[[ $opts == *" alone "* ]] || break
+		case " ${ALONE:-$kc} " in *" $kc "* | *" ${kc#CONFIG_} "*) ;; *) continue ;; esac
 		# The option and its KUnit suite
 		build_boot "$wt" "${kc#CONFIG_}" "$kc ${kc}_KUNIT_TEST" "only-${kc#CONFIG_}"
 	done < "$TOP/configs/feature-sysctls"
