@@ -177,17 +177,28 @@ warnings() { # src, obj, tool args, file.o -> normalised messages
 		rm -f "$2/${f%.c}.o"	# C=1 and W=1 only see what is compiled
 		make -C "$1" O="$2" CC="ccache gcc" $4 "${f%.c}.o" 2>&1 | grep -E 'warning:|error:|WARNING|ERROR' |
 			sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/; s/ +/ /g; s|'"$1"'/||g' || true
+		# A file that did not compile says nothing: that must not pass
+		[ -e "$2/${f%.c}.o" ] || echo "NOT-BUILT $f"
 	done | sort
+}
+not_built() { # warnings files -> the files that did not compile
+	grep -h '^NOT-BUILT ' "$@" | cut -d' ' -f2 | sort -u | paste -sd' '
 }
 if want warnings; then
 	section "sparse (C=1) and W=1 on the touched files, against the base"
+	if ! command -v sparse > /dev/null; then
+		skp "sparse and W=1: sparse missing (apt-get install sparse)"
+	else
 	at refs/tags/base
 	warnings "$wt" "$out/obj-warn-base" none "-s C=1 W=1 -k" > "$out/warnings-base.txt"
 	at "${commits[n - 1]}"
 	warnings "$wt" "$out/obj-warn-all" all "-s C=1 W=1 -k" > "$out/warnings-series.txt"
 	new=$(comm -13 "$out/warnings-base.txt" "$out/warnings-series.txt")
-	if [ -z "$new" ]; then ok "sparse and W=1: no new warnings in $(echo $touched | wc -w) files ($(wc -l < "$out/warnings-base.txt") in the base)"
+	nb=$(not_built "$out/warnings-base.txt" "$out/warnings-series.txt")
+	if [ -n "$nb" ]; then nok "sparse and W=1: files that did not compile: $nb"
+	elif [ -z "$new" ]; then ok "sparse and W=1: no new warnings in $(echo $touched | wc -w) files ($(wc -l < "$out/warnings-base.txt") in the base)"
 	else nok "sparse and W=1: new warnings"; printf '%s\n' "$new" | sed 's/^/#   /'; fi
+	fi
 fi
 
 if want cocci; then
@@ -200,7 +211,9 @@ if want cocci; then
 		at "${commits[n - 1]}"
 		warnings "$wt" "$out/obj-warn-all" all "-s C=2 CHECK=scripts/coccicheck MODE=report" > "$out/cocci-series.txt"
 		new=$(comm -13 "$out/cocci-base.txt" "$out/cocci-series.txt")
-		if [ -z "$new" ]; then ok "coccicheck: no new reports"
+		nb=$(not_built "$out/cocci-base.txt" "$out/cocci-series.txt")
+		if [ -n "$nb" ]; then nok "coccicheck: files that did not compile: $nb"
+		elif [ -z "$new" ]; then ok "coccicheck: no new reports"
 		else nok "coccicheck: new reports"; printf '%s\n' "$new" | sed 's/^/#   /'; fi
 	fi
 fi
