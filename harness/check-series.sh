@@ -189,15 +189,15 @@ if want warnings; then
 	if ! command -v sparse > /dev/null; then
 		skp "sparse and W=1: sparse missing (apt-get install sparse)"
 	else
-	at refs/tags/base
-	warnings "$wt" "$out/obj-warn-base" none "-s C=1 W=1 -k" > "$out/warnings-base.txt"
-	at "${commits[n - 1]}"
-	warnings "$wt" "$out/obj-warn-all" all "-s C=1 W=1 -k" > "$out/warnings-series.txt"
-	new=$(comm -13 "$out/warnings-base.txt" "$out/warnings-series.txt")
-	nb=$(not_built "$out/warnings-base.txt" "$out/warnings-series.txt")
-	if [ -n "$nb" ]; then nok "sparse and W=1: files that did not compile: $nb"
-	elif [ -z "$new" ]; then ok "sparse and W=1: no new warnings in $(echo $touched | wc -w) files ($(wc -l < "$out/warnings-base.txt") in the base)"
-	else nok "sparse and W=1: new warnings"; printf '%s\n' "$new" | sed 's/^/#   /'; fi
+		at refs/tags/base
+		warnings "$wt" "$out/obj-warn-base" none "-s C=1 W=1 -k" > "$out/warnings-base.txt"
+		at "${commits[n - 1]}"
+		warnings "$wt" "$out/obj-warn-all" all "-s C=1 W=1 -k" > "$out/warnings-series.txt"
+		new=$(comm -13 "$out/warnings-base.txt" "$out/warnings-series.txt")
+		nb=$(not_built "$out/warnings-base.txt" "$out/warnings-series.txt")
+		if [ -n "$nb" ]; then nok "sparse and W=1: files that did not compile: $nb"
+		elif [ -z "$new" ]; then ok "sparse and W=1: no new warnings in $(echo $touched | wc -w) files ($(wc -l < "$out/warnings-base.txt") in the base)"
+		else nok "sparse and W=1: new warnings"; printf '%s\n' "$new" | sed 's/^/#   /'; fi
 	fi
 fi
 
