@@ -61,6 +61,18 @@ if [ "${1:-}" = --changelog ]; then	# for the harness's own tests: MSGFILE FILE.
 	exit
 fi
 
+messages() { # src: build output -> compiler, sparse and coccinelle messages
+	# Coccinelle reports file:line:col-col: text (shown only without make
+	# -s). Positions are dropped so that moved lines do not count as new.
+	grep -E 'warning:|error:|WARNING|ERROR|^[^ ]+\.[ch]:[0-9]+:[0-9]+-[0-9]+: |coccicheck failed' |
+		sed -E 's/:[0-9]+:[0-9]+(-[0-9]+)?:/:/; s/:[0-9]+:/:/
+			s/(line|lines) [0-9]+((,| and) [0-9]+)*/\1 N/g; s/ +/ /g; s|'"$1"'/||g' || true
+}
+if [ "${1:-}" = --messages ]; then	# for the harness's own tests: SRC < build output
+	messages "$2"
+	exit
+fi
+
 "$TOP/harness/tree.sh" >&2 || { nok "the series applies"; echo "$pass passed, $fail failed"; exit 1; }
 mapfile -t patches < <(series_files)
 mapfile -t commits < <(gitk rev-list --reverse refs/tags/base..HEAD)
@@ -175,8 +187,7 @@ warnings() { # src, obj, tool args, file.o -> normalised messages
 	for f in $touched; do
 		[ -e "$1/$f" ] || continue
 		rm -f "$2/${f%.c}.o"	# C=1 and W=1 only see what is compiled
-		make -C "$1" O="$2" CC="ccache gcc" $4 "${f%.c}.o" 2>&1 | grep -E 'warning:|error:|WARNING|ERROR' |
-			sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/; s/ +/ /g; s|'"$1"'/||g' || true
+		make -C "$1" O="$2" CC="ccache gcc" $4 "${f%.c}.o" 2>&1 | messages "$1"
 		# A file that did not compile says nothing: that must not pass
 		[ -e "$2/${f%.c}.o" ] || echo "NOT-BUILT $f"
 	done | sort
@@ -207,9 +218,9 @@ if want cocci; then
 		skp "coccicheck: spatch missing (apt-get install coccinelle)"
 	else
 		at refs/tags/base
-		warnings "$wt" "$out/obj-warn-base" none "-s C=2 CHECK=scripts/coccicheck MODE=report" > "$out/cocci-base.txt"
+		warnings "$wt" "$out/obj-warn-base" none "C=2 CHECK=$wt/scripts/coccicheck MODE=report" > "$out/cocci-base.txt"
 		at "${commits[n - 1]}"
-		warnings "$wt" "$out/obj-warn-all" all "-s C=2 CHECK=scripts/coccicheck MODE=report" > "$out/cocci-series.txt"
+		warnings "$wt" "$out/obj-warn-all" all "C=2 CHECK=$wt/scripts/coccicheck MODE=report" > "$out/cocci-series.txt"
 		new=$(comm -13 "$out/cocci-base.txt" "$out/cocci-series.txt")
 		nb=$(not_built "$out/cocci-base.txt" "$out/cocci-series.txt")
 		if [ -n "$nb" ]; then nok "coccicheck: files that did not compile: $nb"

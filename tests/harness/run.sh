@@ -143,6 +143,17 @@ t_changelog() { # check-series' changelog rule accepts a good one, refuses bad o
 	return 0
 }
 check "check-series: the changelog rule (why, numbers, Signed-off-by)" t_changelog
+t_messages() { # warnings diffed base vs series: positions dropped, reports kept
+	local src=/w/linux out want
+	out=$(printf '%s\n' "  CC      mm/vmscan.o" "/usr/bin/spatch -D report --very-quiet" \
+		"$src/mm/vmscan.c:819:1-7: preceding lock on line 735" \
+		"$src/mm/rmap.c:12:3-9: WARNING: lines 4, 5 and 6 differ" \
+		"$src/mm/a.c:10:5: warning: symbol  'x' was not declared" | "$H/check-series.sh" --messages "$src")
+	want=$(printf '%s\n' "mm/vmscan.c: preceding lock on line N" "mm/rmap.c: WARNING: lines N differ" \
+		"mm/a.c: warning: symbol 'x' was not declared")
+	[ "$out" = "$want" ] || { printf 'got:\n%s\n' "$out"; return 1; }
+}
+check "check-series: sparse/W=1/coccinelle messages lose their positions, keep their text" t_messages
 
 check "accel: no hardware KVM -> tcg" t_accel_no_kvm
 check "accel: a hanging KVM probe falls back to tcg, bounded" t_accel_hang
