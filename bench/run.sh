@@ -22,7 +22,8 @@ for name in $names; do
 		# spec sets: DESC CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND PREALLOC VARIANTS REPS_FULL
 		# REPS_QUICK TIMEOUT_FULL TIMEOUT_QUICK HEADLINE, optionally
 		# VARIANTS_QUICK and MEM_QUICK (the smoke run's: it checks that the
-		# benchmark works, in about a minute) and VARIANTS_BASE (KERNEL=base's)
+		# benchmark works, in about a minute), VARIANTS_BASE (KERNEL=base's)
+		# and a host_setup function
 		. "$spec"
 		q=${QUICK:-0}
 		if [ "$q" = 1 ]; then reps=${REPS:-$REPS_QUICK} tmo=$TIMEOUT_QUICK; else reps=${REPS:-$REPS_FULL} tmo=$TIMEOUT_FULL; fi
@@ -37,6 +38,9 @@ for name in $names; do
 		printf 'REPS=%q\nQUICK=%q\nVARIANTS=%q\nHEADLINE=%q\nCASES=%q\n' "$reps" "$q" "$variants" "$HEADLINE" "${CASES:-}" > "$out/.bench"
 		say "$name: $DESC"
 		say "$name: variants '$variants', $reps repetition(s), quick=$q -> ${out#"$TOP"/}"
+		# Optional host_setup() in the spec: preparation done natively
+		# on the host, where it takes seconds instead of TCG minutes
+		if declare -F host_setup > /dev/null; then host_setup || die "$name: host_setup failed"; fi
 		load0=$(cut -d' ' -f1-3 /proc/loadavg)
 		set +e
 		RESULTS=$out CPUS=$CPUS MEM=$MEM NUMA=${NUMA:-0} SWAP=${SWAP:-} SWAP_BPS=${SWAP_BPS:-} \
