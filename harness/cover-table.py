@@ -76,7 +76,8 @@ def table():
     w, cw = 40, 14
     groups = []
     for r in rows():
-        if not groups or groups[-1][0] != r[0]:
+        # a block per feature and set of variants (columns)
+        if not groups or groups[-1][0] != r[0] or groups[-1][1][0][6] != r[6]:
             groups.append((r[0], []))
         groups[-1][1].append(r)
     for i, (feat, rs) in enumerate(groups):
