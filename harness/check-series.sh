@@ -203,41 +203,30 @@ warnings() { # src, obj, tool args -> normalised messages of the touched files
 		done
 	} | sort
 }
-not_built() { # warnings files -> the files that did not compile
-	grep -h '^NOT-BUILT ' "$@" | cut -d' ' -f2 | sort -u | paste -sd' '
+against_base() { # name, tool, apt package, make args, file prefix, what
+	# The touched files' messages in the base and with the series, diffed
+	local b=$out/$5-base.txt a=$out/$5-series.txt nb new
+	if ! command -v "$2" > /dev/null; then
+		skp "$1: $2 missing (apt-get install $3)"
+		return
+	fi
+	at refs/tags/base
+	warnings "$wt" "$out/obj-warn-base" none "$4" > "$b"
+	at "${commits[n - 1]}"
+	warnings "$wt" "$out/obj-warn-all" all "$4" > "$a"
+	new=$(comm -13 "$b" "$a")
+	nb=$(grep -h '^NOT-BUILT ' "$b" "$a" | cut -d' ' -f2 | sort -u | paste -sd' ')
+	if [ -n "$nb" ]; then nok "$1: files that did not compile: $nb"
+	elif [ -z "$new" ]; then ok "$1: no new $6 in $(echo $touched | wc -w) files ($(wc -l < "$b") in the base)"
+	else nok "$1: new $6"; printf '%s\n' "$new" | sed 's/^/#   /'; fi
 }
 if want warnings; then
 	section "sparse (C=1) and W=1 on the touched files, against the base"
-	if ! command -v sparse > /dev/null; then
-		skp "sparse and W=1: sparse missing (apt-get install sparse)"
-	else
-		at refs/tags/base
-		warnings "$wt" "$out/obj-warn-base" none "-s C=1 W=1" > "$out/warnings-base.txt"
-		at "${commits[n - 1]}"
-		warnings "$wt" "$out/obj-warn-all" all "-s C=1 W=1" > "$out/warnings-series.txt"
-		new=$(comm -13 "$out/warnings-base.txt" "$out/warnings-series.txt")
-		nb=$(not_built "$out/warnings-base.txt" "$out/warnings-series.txt")
-		if [ -n "$nb" ]; then nok "sparse and W=1: files that did not compile: $nb"
-		elif [ -z "$new" ]; then ok "sparse and W=1: no new warnings in $(echo $touched | wc -w) files ($(wc -l < "$out/warnings-base.txt") in the base)"
-		else nok "sparse and W=1: new warnings"; printf '%s\n' "$new" | sed 's/^/#   /'; fi
-	fi
+	against_base "sparse and W=1" sparse sparse "-s C=1 W=1" warnings warnings
 fi
-
 if want cocci; then
 	section "coccicheck on the touched files, against the base"
-	if ! command -v spatch > /dev/null; then
-		skp "coccicheck: spatch missing (apt-get install coccinelle)"
-	else
-		at refs/tags/base
-		warnings "$wt" "$out/obj-warn-base" none "C=2 CHECK=$wt/scripts/coccicheck MODE=report" > "$out/cocci-base.txt"
-		at "${commits[n - 1]}"
-		warnings "$wt" "$out/obj-warn-all" all "C=2 CHECK=$wt/scripts/coccicheck MODE=report" > "$out/cocci-series.txt"
-		new=$(comm -13 "$out/cocci-base.txt" "$out/cocci-series.txt")
-		nb=$(not_built "$out/cocci-base.txt" "$out/cocci-series.txt")
-		if [ -n "$nb" ]; then nok "coccicheck: files that did not compile: $nb"
-		elif [ -z "$new" ]; then ok "coccicheck: no new reports"
-		else nok "coccicheck: new reports"; printf '%s\n' "$new" | sed 's/^/#   /'; fi
-	fi
+	against_base coccicheck spatch coccinelle "C=2 CHECK=$wt/scripts/coccicheck MODE=report" cocci reports
 fi
 
 section "done"
