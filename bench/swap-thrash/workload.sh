@@ -2,7 +2,7 @@
 # set is <factor> x MemTotal, swap on the throttled disk or on zram (same
 # size). kbuild: 'make -j4 mm/' of an allnoconfig kernel from the read-only
 # source, objects on a scratch ext4 disk, inside a memory.max cgroup of 1/4
-# of MemTotal (configured and prepared once per boot, untimed).
+# of MemTotal (configured and prepared on the host, untimed).
 # kbuild-global: Zijlstra's test of the 2.6.20 token (make -j5 at mem=64M):
 # four of mm/'s largest objects compiled at once in the root cgroup, so the
 # pressure is global (the token is not honoured in memcg reclaim) and the
@@ -17,14 +17,9 @@ bench_setup() {
 	echo "+memory" > /sys/fs/cgroup/cgroup.subtree_control
 	echo $(( MEM_MB / 4 ))M > /sys/fs/cgroup/kbuild/memory.max
 	case " $(bench_cases) " in *" kbuild "* | *" kbuild-global "*)
-		# Configured and prepared once, outside the timed runs: on the
-		# host by the spec's host_setup (build/bench-kb), else here.
-		if [ -f "$TOP/build/bench-kb/.config" ]; then
-			cp -a "$TOP/build/bench-kb" /mnt/scratch/kb
-		else
-			make -s -C "$TOP/build/linux" O=/mnt/scratch/kb allnoconfig > /dev/null 2>&1 &&
-				make -s -C "$TOP/build/linux" O=/mnt/scratch/kb -j2 prepare > /dev/null 2>&1
-		fi && touch /mnt/scratch/kb/.prepared ;;
+		# Configured and prepared on the host by the spec's host_setup
+		# (build/bench-kb), outside the timed runs.
+		cp -a "$TOP/build/bench-kb" /mnt/scratch/kb && touch /mnt/scratch/kb/.prepared ;;
 	esac
 }
 KB_GLOBAL_OBJS="memory page_alloc vmscan filemap"
