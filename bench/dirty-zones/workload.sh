@@ -18,8 +18,12 @@ bench_setup() {
 # streaming writer in full memory gets its pages wherever reclaim freed
 # some, roughly in proportion). excess_max_pages: the most write-pending
 # pages any zone had above its dirty_limit (kernels that show one).
+# full-xfs: the hog's 40% plus clean page cache (a sparse file read, no
+# I/O) in 55% of RAM, then the RAM/5 burst: memory is full, so every page
+# the writer gets is reclaimed first, and reclaim meets the dirty pages
+# (the other cases never reclaim: writer and hog fit in memory).
 bench_cases() {
-	if [ "$QUICK" = 1 ]; then echo "burst-xfs"; else echo "write-xfs write-xfs-h10 burst-xfs"; fi
+	if [ "$QUICK" = 1 ]; then echo "burst-xfs"; else echo "write-xfs write-xfs-h10 burst-xfs full-xfs"; fi
 }
 sample_zones() {
 	while :; do
@@ -33,13 +37,16 @@ sample_zones() {
 }
 bench_run() {
 	local mb=$(( MEM_MB / 2 )) rc hog=
-	case $1 in burst-*) mb=$(( MEM_MB / 5 )) ;; esac
+	case $1 in burst-* | full-*) mb=$(( MEM_MB / 5 )) ;; esac
 	[ "$QUICK" = 1 ] && mb=$(( MEM_MB / 32 ))
-	rm -f /mnt/data/big; sync
+	rm -f /mnt/data/big /mnt/data/fill; sync
 	echo > $T/trace; echo 1 > $T/tracing_on
 	local hog_pct=40
 	case $1 in *-h[0-9]*) hog_pct=${1##*-h} ;; burst-*) hog_pct=0 ;; esac
 	[ "$hog_pct" = 0 ] || { "$BIN/memhog" -m $(( MEM_MB * hog_pct / 100 )) > /dev/null & hog=$!; }
+	case $1 in full-*)
+		truncate -s $(( MEM_MB * 55 / 100 ))M /mnt/data/fill && cat /mnt/data/fill > /dev/null || return 1 ;;
+	esac
 	"$BIN/latprobe" -d 3600 -k pipe > /tmp/probe.out & local probe=$!
 	sample_zones > /tmp/zones.out & local sampler=$!
 	sleep 3
@@ -57,7 +64,7 @@ bench_run() {
 	     END {for (z in seen) if (n) printf "wp_share_%s=%.3f\ndirtyable_share_%s=%.3f\nwp_peak_share_%s=%.3f\n", z, ws[z] / n, z, ds[z] / n, z, pk[z];
 	          print "zone_samples=" n + 0; if (lim) print "excess_max_pages=" ex + 0}' /tmp/zones.out
 	grep -o 'reason=[A-Z_]*' $T/trace | sort | uniq -c | awk '{sub("reason=", "", $2); print "throttled_" $2 "=" $1}'
-	rm -f /mnt/data/big
+	rm -f /mnt/data/big /mnt/data/fill
 	return $rc
 }
 bench_teardown() { echo 0 > $T/events/enable; umount /mnt/data; }
