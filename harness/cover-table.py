@@ -77,10 +77,10 @@ def table():
     groups = []
     for r in rows():
         # a block per feature and set of variants (columns)
-        if not groups or groups[-1][0] != r[0] or groups[-1][1][0][6] != r[6]:
-            groups.append((r[0], []))
+        if not groups or groups[-1][0] != (r[0], r[6]):
+            groups.append(((r[0], r[6]), []))
         groups[-1][1].append(r)
-    for i, (feat, rs) in enumerate(groups):
+    for i, ((feat, _), rs) in enumerate(groups):
         if i:
             lines.append("")
         cases = list(dict.fromkeys(r[4] for r in rs))

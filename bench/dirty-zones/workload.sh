@@ -15,13 +15,13 @@ bench_setup() {
 # the highest zone, Normal, to the writer). burst-xfs: no hog, RAM/5 written
 # into free memory, which the allocator takes from the highest zone first:
 # where one zone's dirty pages pile up without zone-fair dirty limits (a
-# streaming writer in full memory gets its pages wherever reclaim freed
-# some, roughly in proportion). excess_max_pages: the most write-pending
+# streaming writer spreads once the highest zone is full of its own
+# cleaned pages). excess_max_pages: the most write-pending
 # pages any zone had above its dirty_limit (kernels that show one).
 # full-xfs: the hog's 40% plus clean page cache (a sparse file read, no
 # I/O) in 55% of RAM, then the RAM/5 burst: memory is full, so every page
-# the writer gets is reclaimed first, and reclaim meets the dirty pages
-# (the other cases never reclaim: writer and hog fit in memory).
+# the writer gets is reclaimed first, where reclaim could meet the dirty
+# pages (the other cases never reclaim: writer and hog fit in memory).
 bench_cases() {
 	if [ "$QUICK" = 1 ]; then echo "burst-xfs"; else echo "write-xfs write-xfs-h10 burst-xfs full-xfs"; fi
 }
@@ -36,17 +36,19 @@ sample_zones() {
 	done
 }
 bench_run() {
-	local mb=$(( MEM_MB / 2 )) rc hog=
-	case $1 in burst-* | full-*) mb=$(( MEM_MB / 5 )) ;; esac
+	local mb=$(( MEM_MB / 2 )) hog_pct=40 fill_pct=0 rc hog=
+	case $1 in
+	burst-*) mb=$(( MEM_MB / 5 )) hog_pct=0 ;;
+	full-*) mb=$(( MEM_MB / 5 )) fill_pct=55 ;;
+	*-h[0-9]*) hog_pct=${1##*-h} ;;
+	esac
 	[ "$QUICK" = 1 ] && mb=$(( MEM_MB / 32 ))
 	rm -f /mnt/data/big /mnt/data/fill; sync
 	echo > $T/trace; echo 1 > $T/tracing_on
-	local hog_pct=40
-	case $1 in *-h[0-9]*) hog_pct=${1##*-h} ;; burst-*) hog_pct=0 ;; esac
 	[ "$hog_pct" = 0 ] || { "$BIN/memhog" -m $(( MEM_MB * hog_pct / 100 )) > /dev/null & hog=$!; }
-	case $1 in full-*)
-		truncate -s $(( MEM_MB * 55 / 100 ))M /mnt/data/fill && cat /mnt/data/fill > /dev/null || return 1 ;;
-	esac
+	if [ "$fill_pct" != 0 ]; then
+		truncate -s $(( MEM_MB * fill_pct / 100 ))M /mnt/data/fill && cat /mnt/data/fill > /dev/null || return 1
+	fi
 	"$BIN/latprobe" -d 3600 -k pipe > /tmp/probe.out & local probe=$!
 	sample_zones > /tmp/zones.out & local sampler=$!
 	sleep 3
