@@ -20,7 +20,14 @@ rm -rf "$out" && mkdir -p "$out"
 res=$out/all.tsv
 : > "$res"
 t0=$(date +%s)
-stage() { printf '\n==== %s [%ds]\n' "$*" $(( $(date +%s) - t0 )) >&2; }
+# Host CPU steal (USER_HZ ticks, all CPUs): a busy hypervisor host slows
+# TCG guests two- or threefold, and the stage times show it.
+steal() { awk '$1 == "cpu" { print $9 }' /proc/stat; }
+steal0=$(steal)
+stage() {
+	printf '\n==== %s [%ds, host steal %ds]\n' "$*" $(( $(date +%s) - t0 )) \
+		$(( ($(steal) - steal0) / $(getconf CLK_TCK) )) >&2
+}
 record() { # category, TAP-ish lines on stdin -> results
 	awk -v c="$1" -F'\t' '/^ok /{sub(/^ok /, ""); print c "\t" $0 "\tpass"}
 		/^not ok /{sub(/^not ok /, ""); print c "\t" $0 "\tfail"}' >> "$res"
