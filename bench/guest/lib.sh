@@ -9,26 +9,31 @@ pgmigrate_fail oom_kill pgrotated compact_stall thp_fault_alloc thp_fault_fallba
 # Counters a patched kernel may add: reported when present.
 VMSTAT_KEYS_EXTRA=$(grep -v '^#' "$TOP/configs/feature-vmstat" 2>/dev/null)
 
-vmstat_read() { awk '{print $1 "=" $2}' /proc/vmstat; }
-psi_total() { # memory some/full totals, microseconds
-	awk '{for (i = 2; i <= NF; i++) if ($i ~ /^total=/) {sub("total=", "", $i); print $1 "=" $i}}' \
+# A snapshot: /proc/vmstat and the memory PSI totals (psi_mem_some/full,
+# microseconds) as key=value lines.
+snapshot() {
+	awk '{print $1 "=" $2}' /proc/vmstat
+	awk '{for (i = 2; i <= NF; i++) if (sub(/^total=/, "", $i)) print "psi_mem_" $1 "=" $i}' \
 		/proc/pressure/memory 2>/dev/null
 }
-snap_before() { vmstat_read > /tmp/vm.0; psi_total > /tmp/psi.0; }
-snap_after() { vmstat_read > /tmp/vm.1; psi_total > /tmp/psi.1; }
-snap_delta() { # one awk: a sed per key cost 18 s a run under TCG
-	awk -v keys="$VMSTAT_KEYS $VMSTAT_KEYS_EXTRA" -F= '
-		{ v[FILENAME, $1] = $2 }
+snap_before() { snapshot > /tmp/snap.0; }
+snap_after() { snapshot > /tmp/snap.1; }
+# The deltas, in one awk (a sed per key cost 18 s a run under TCG)
+snap_delta() {
+	awk -v keys="$VMSTAT_KEYS $VMSTAT_KEYS_EXTRA psi_mem_some psi_mem_full" -F= '
+		NR == FNR { a[$1] = $2; next }
+		{ b[$1] = $2 }
 		END {
 			n = split(keys, k, /[ \t\n]+/)
-			for (i = 1; i <= n; i++)
-				if (("/tmp/vm.0", k[i]) in v && ("/tmp/vm.1", k[i]) in v)
-					printf "%s=%.0f\n", k[i], v["/tmp/vm.1", k[i]] - v["/tmp/vm.0", k[i]]
-			split("some full", k, " ")
-			for (i = 1; i <= 2; i++)
-				if (("/tmp/psi.0", k[i]) in v && ("/tmp/psi.1", k[i]) in v)
-					printf "psi_mem_%s_ms=%d\n", k[i], (v["/tmp/psi.1", k[i]] - v["/tmp/psi.0", k[i]]) / 1000
-		}' /tmp/vm.0 /tmp/vm.1 /tmp/psi.0 /tmp/psi.1
+			for (i = 1; i <= n; i++) {
+				if (!(k[i] in a && k[i] in b))
+					continue
+				if (k[i] ~ /^psi_/)
+					printf "%s_ms=%d\n", k[i], (b[k[i]] - a[k[i]]) / 1000
+				else
+					printf "%s=%.0f\n", k[i], b[k[i]] - a[k[i]]
+			}
+		}' /tmp/snap.0 /tmp/snap.1
 }
 
 # A variant is a comma-separated list of settings:
