@@ -23,11 +23,12 @@ else
 	else
 		gitk worktree add -f --detach "$bsrc" base >&2
 	fi
+	# The base's tree is needed for its build and its selftests' build (in
+	# the suite), then goes: a second kernel tree at the base would look
+	# like unexported work.
+	trap 'git -C "$BUILD/linux" worktree remove --force "$bsrc"; git -C "$BUILD/linux" worktree prune' EXIT
 	export SRC=$bsrc OBJ=$BUILD/base/obj
 	FEATURES=none "$TOP/harness/build.sh"
-	# The build in build/base/obj is all that is needed from here on; a
-	# second kernel tree at the base would look like unexported work.
-	git -C "$BUILD/linux" worktree remove --force "$bsrc" && git -C "$BUILD/linux" worktree prune
 fi
 [ "$build_only" = 0 ] || exit 0
 cats=${CATS:-$FULL}

@@ -2,7 +2,8 @@
 """Parse test output into one result per test, and compare with a baseline.
 
   tap.py vmtests LOG      run_vmtests.sh output (our runner marks each category
-                          with '=== category: NAME'); prints 'cat<TAB>test<TAB>result'
+                          with '=== category: NAME'); prints 'cat<TAB>test<TAB>result',
+                          and each kselftest program's cases as 'cat<TAB>test: case<TAB>result'
   tap.py ktap LOG         KUnit KTAP from a console log; prints 'kunit<TAB>suite.case<TAB>result'
   tap.py compare BASE RESULTS [--ran CATS]
                           a failure not known in BASE fails; a known one is reported;
@@ -12,12 +13,15 @@
                           not fatal); a skip in either gives way to NEW
 
 Results are pass, fail or skip. run_vmtests.sh's exit status is not used:
-a FAIL followed by a SKIP exits 4, which would read as a skip.
+a FAIL followed by a SKIP exits 4, which would read as a skip. Nor is a
+program's own: hmm-tests report failed cases and exit 0.
 """
 import re
 import sys
 
 TAP = re.compile(r"^(not ok|ok) \d+ (.*?)(?:\s+#\s*(.*))?$")
+# A kselftest program's case, one level in: '# ok 3 name', '# ok 4 # SKIP why'
+CASE = re.compile(r"^# (not ok|ok) \d+(?: (.*?))??(?:\s+#\s*(.*))?$")
 
 
 def norm(name):
@@ -25,30 +29,57 @@ def norm(name):
     return re.sub(r"/tmp/[\w.-]+", "/tmp/X", name).strip()
 
 
+def result(status, directive):
+    if status == "not ok":
+        return "fail"
+    if directive and directive.upper().startswith("SKIP"):
+        return "skip"
+    return "pass"
+
+
 def vmtests(lines):
-    cat, seen, out = "unknown", {}, []
+    """Each test run_vmtests.sh runs gives one top-level 'ok'/'not ok' line;
+    a kselftest program's own results come before it, prefixed '# '. Both
+    count: a program can report 'not ok' for a case and still exit 0, which
+    the top-level line then reads as a pass. A case is named after its test
+    ('test: case'), with digits in the case's name made 'N' (several print
+    measured values there); repeated names are numbered in order."""
+    cat, seen, out, cases = "unknown", {}, [], []
+
+    def add(name, res):
+        key = (cat, name)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > 1:
+            name = "%s #%d" % (name, seen[key])
+        out.append((cat, name, res))
+
+    def flush(parent):
+        for name, res in cases:
+            add("%s: %s" % (parent, name), res)
+        del cases[:]
+
     for line in lines:
         line = line.rstrip("\r\n")
         m = re.match(r"^=== category: (\S+)", line)
         if m:
+            flush("(no result line)")
             cat = m.group(1)
+            continue
+        m = CASE.match(line)
+        if m:
+            status, name, directive = m.groups()
+            # A case that only says why it was skipped is named by that
+            name = name or directive or "(unnamed)"
+            cases.append((re.sub(r"\d+", "N", norm(name)), result(status, directive)))
             continue
         m = TAP.match(line)
         if not m:
             continue
         status, name, directive = m.groups()
         name = norm(name)
-        key = (cat, name)
-        seen[key] = seen.get(key, 0) + 1
-        if seen[key] > 1:
-            name = "%s #%d" % (name, seen[key])
-        if status == "not ok":
-            res = "fail"
-        elif directive and directive.upper().startswith("SKIP"):
-            res = "skip"
-        else:
-            res = "pass"
-        out.append((cat, name, res))
+        add(name, result(status, directive))
+        flush(name)
+    flush("(no result line)")
     return out
 
 
@@ -93,11 +124,25 @@ def load(path):
     return res
 
 
+def parent_flaky(base, key):
+    """A case ('test: case') of a test that is flaky on the base: the base's
+    record of its cases comes from fewer runs than its flakiness shows."""
+    cat, name = key
+    i = name.find(": ")
+    while i >= 0:
+        if base.get((cat, name[:i])) == "flaky":
+            return True
+        i = name.find(": ", i + 1)
+    return False
+
+
 def compare(base_path, res_path, ran):
     base, res = load(base_path), load(res_path)
     passed = failed = skipped = 0
     for key in sorted(res):
         r, b = res[key], base.get(key)
+        if r == "fail" and b not in ("fail", "flaky") and parent_flaky(base, key):
+            b = "flaky"
         label = "%s: %s" % key
         if r == "pass":
             passed += 1
@@ -115,6 +160,9 @@ def compare(base_path, res_path, ran):
             print("NEW FAIL   %s (base: %s)" % (label, b or "not in baseline"))
     for key in sorted(base):
         if key[0] in ran and key not in res and base[key] != "skip":
+            if parent_flaky(base, key):
+                print("missing    %s: %s (a case of a test flaky on the base)" % key)
+                continue
             failed += 1
             print("MISSING    %s: %s (base: %s; did the run die?)" % (key[0], key[1], base[key]))
     return passed, failed, skipped

@@ -16,9 +16,10 @@ cd /tmp || exit 1 # workloads (stress-ng) want a writable working directory
 # The driver must outlive OOM kills; the workload gets the default score.
 echo -1000 > /proc/self/oom_score_adj
 failed=0
-bench_setup || { echo "setup of $name failed"; exit 1; }
-# CASES (from 'make bench CASES=...') overrides the workload's case list.
+# CASES (from 'make bench CASES=...') overrides the workload's case list,
+# before the setup, which prepares only what the cases need.
 [ -z "${CASES:-}" ] || bench_cases() { echo "$CASES"; }
+bench_setup || { echo "setup of $name failed"; exit 1; }
 echo "# cases: $(bench_cases); variants: $VARIANTS; reps: $REPS; quick: $QUICK"
 for c in $(bench_cases); do
 	for ((rep = 1; rep <= REPS; rep++)); do
