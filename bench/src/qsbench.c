@@ -5,6 +5,10 @@
  * run turns into a swap-thrashing test; the per-child time spread shows
  * how fairly reclaim treated the children.
  *
+ * -b BITS keeps only the low BITS bits of each value: random 32-bit data
+ * do not compress, so zram has to keep a page of RAM for every page it
+ * takes; fewer bits make the pages compressible, as most real memory is.
+ *
  * Output: one "proc=N ..." line per child, then one "result ..." line.
  */
 #define _GNU_SOURCE
@@ -27,9 +31,11 @@
 #define MAX_PROCS	4096
 #define INSERTION_MIN	16	/* ranges shorter than this use insertion sort */
 
+static uint32_t value_mask = UINT32_MAX;	/* -b */
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: qsbench -p PROCS -m MIB_PER_PROC [-s SEED] [-l LOOPS] [-h]\n");
+	fprintf(f, "usage: qsbench -p PROCS -m MIB_PER_PROC [-s SEED] [-l LOOPS] [-b BITS] [-h]\n");
 }
 
 /* splitmix64 turns seed+index into a well-mixed, non-zero xorshift state. */
@@ -153,7 +159,7 @@ static int child(unsigned int idx, size_t n, uint64_t seed, unsigned int loops,
 	for (unsigned int l = 0; l < loops; l++) {
 		/* The PRNG stream continues, so every loop sorts fresh data. */
 		for (size_t i = 0; i < n; i++)
-			a[i] = (int32_t)(uint32_t)(xorshift64s(&st) >> 32);
+			a[i] = (int32_t)((uint32_t)(xorshift64s(&st) >> 32) & value_mask);
 		quicksort(a, n);
 		for (size_t i = 1; i < n; i++) {
 			if (a[i - 1] > a[i]) {
@@ -175,14 +181,14 @@ static int child(unsigned int idx, size_t n, uint64_t seed, unsigned int loops,
 
 int main(int argc, char **argv)
 {
-	uint64_t procs = 0, mib = 0, seed = 1, loops = 1;
+	uint64_t procs = 0, mib = 0, seed = 1, loops = 1, bits = 32;
 	double t0, total, min = INFINITY, max = 0, sumt = 0;
 	unsigned int failed = 0, ok = 0, started;
 	double *elapsed;
 	pid_t *pids;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "p:m:s:l:h")) != -1) {
+	while ((opt = getopt(argc, argv, "p:m:s:l:b:h")) != -1) {
 		switch (opt) {
 		case 'p':
 			procs = parse_u64(optarg, 10, 1, MAX_PROCS, "bad -p");
@@ -196,6 +202,10 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			loops = parse_u64(optarg, 10, 1, 1000000, "bad -l");
+			break;
+		case 'b':
+			bits = parse_u64(optarg, 10, 1, 32, "bad -b");
+			value_mask = bits == 32 ? UINT32_MAX : (1U << bits) - 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -279,9 +289,9 @@ int main(int argc, char **argv)
 
 	if (!ok)
 		min = max = NAN;
-	printf("result procs=%" PRIu64 " mib_per_proc=%" PRIu64
+	printf("result procs=%" PRIu64 " mib_per_proc=%" PRIu64 " bits=%" PRIu64
 	       " elapsed_s=%.3f min_s=%.3f max_s=%.3f mean_s=%.3f spread=%.3f failed=%u\n",
-	       procs, mib, total, min, max, ok ? sumt / ok : NAN,
+	       procs, mib, bits, total, min, max, ok ? sumt / ok : NAN,
 	       ok && min > 0 ? max / min : NAN, failed);
 	return failed ? 1 : 0;
 }
