@@ -4,7 +4,8 @@
 # do not compress, and zram then needs a page of RAM for every page it
 # takes. 2x RAM on zram OOM-killed two of three sorters on the base with
 # 32-bit values, and one with 8 or 4 bits (zram's peak 200 MB of the 230 MB
-# guest), so the zram case is 1.5x (peak 164 MB with 4 bits, no OOM kill). kbuild: 'make -j4 mm/' of an allnoconfig kernel from the read-only
+# guest), so the zram case is 1.5x (peak 164 MB with 4 bits, no OOM kill).
+# kbuild: 'make -j4 mm/' of an allnoconfig kernel from the read-only
 # source, objects on a scratch ext4 disk, inside a memory.max cgroup of 1/4
 # of MemTotal (configured and prepared on the host, untimed).
 # kbuild-global: Zijlstra's test of the 2.6.20 token (make -j5 at mem=64M):
@@ -36,17 +37,17 @@ use_swap() {
 	if [ "$1" = zram ]; then swapon /dev/zram0; else swapon "$DISKSWAP"; fi
 }
 bench_run() {
-	local f mib rc
+	local f mib rc swap=${1##*-}
 	case $1 in
 	qs-*)
 		f=${1#qs-}; f=${f%%x-*}
-		use_swap "${1##*-}"
+		use_swap "$swap"
 		mib=$(echo "$f * $MEM_MB / 3" | bc)
 		echo "mib_per_proc=$mib"
-		[ "${1##*-}" != zram ] || echo 0 > /sys/block/zram0/mem_used_max
-		"$BIN/qsbench" -p 3 -m "$mib" -s 1 $([ "${1##*-}" = zram ] && echo -b 4) > /tmp/qs.out 2>&1; rc=$?
+		[ "$swap" != zram ] || echo 0 > /sys/block/zram0/mem_used_max
+		"$BIN/qsbench" -p 3 -m "$mib" -s 1 $([ "$swap" = zram ] && echo -b 4) > /tmp/qs.out 2>&1; rc=$?
 		# zram's peak footprint in RAM (mm_stat field 5, bytes)
-		[ "${1##*-}" != zram ] || awk '{ printf "zram_used_max_mib=%.1f\n", $5 / 1048576 }' /sys/block/zram0/mm_stat
+		[ "$swap" != zram ] || awk '{ printf "zram_used_max_mib=%.1f\n", $5 / 1048576 }' /sys/block/zram0/mm_stat
 		use_swap disk
 		# qs_ prefix: qsbench's elapsed_s is not the run's elapsed_s.
 		sed -n 's/^result //p' /tmp/qs.out | tr ' ' '\n' | grep -v '^procs=' | sed 's/^/qs_/'
