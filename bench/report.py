@@ -4,7 +4,8 @@
   report.py RUN_DIR          reads RUN_DIR/raw.jsonl, writes RUN_DIR/table.md
                              and RUN_DIR/*.png (gnuplot), prints the table
   report.py --summary DIR    collects the newest run of every benchmark under
-                             DIR (results/) into DIR/SUMMARY.md
+                             DIR (results/) into DIR/SUMMARY.md, and every
+                             case the base kernel ran into DIR/BASE.md
 
 raw.jsonl has one object per repetition: {"variant": ..., "rep": n,
 "case": ..., "metrics": {name: value}}. The first variant is the baseline.
@@ -210,6 +211,76 @@ def summary(top):
             parts.append("\n## %s (run %s)\n" % (name, r))
             parts.append(open(os.path.join(d, r, "table.md")).read().split("\n", 1)[1])
     open(os.path.join(top, "SUMMARY.md"), "w").write("\n".join(parts))
+    base_summary(top)
+
+
+BASE_ALSO = ("elapsed_s", "oom_kill")
+
+
+def base_summary(top):
+    """One table per benchmark of the unpatched base: every case it ran,
+    from the newest base run that has the case, headline metrics (and
+    elapsed time and OOM kills) per variant, the first variant the baseline."""
+    parts = ["# The unpatched 6.12 base\n",
+             "Every case the base kernel ran, from the newest base run that has it (run ids link to the "
+             "full tables); headline metrics only. Mean ± stddev (n); rates (names with mbps, gbps, ops) "
+             "harmonic means. `*` marks a difference from the first column that Welch's t-test finds "
+             "significant at 95%. Regenerate: `make bench-report`.\n"]
+    for name in sorted(os.listdir(top)):
+        d = os.path.join(top, name)
+        if not os.path.isdir(d):
+            continue
+        cases = OrderedDict()  # case -> (run, rows of the case)
+        for r in sorted(x for x in os.listdir(d) if x.endswith("-base") and os.path.exists(os.path.join(d, x, "raw.jsonl"))):
+            for row in load(os.path.join(d, r)):
+                c = row.get("case", "-")
+                if c not in cases or cases[c][0] != r:
+                    cases[c] = (r, [])
+                cases[c][1].append(row)
+        if not cases:
+            continue
+        variants = []
+        for _, rows in cases.values():
+            for row in rows:
+                if row["variant"] not in variants:
+                    variants.append(row["variant"])
+        parts.append("\n## %s\n" % name)
+        parts.append("| case (run) | metric | " + " | ".join(variants) + " |")
+        parts.append("|---|---|" + "---|" * len(variants))
+        for c, (r, rows) in sorted(cases.items()):
+            vals = OrderedDict((v, {}) for v in variants)
+            heads = []
+            for row in rows:
+                keys = list(row.get("headline", []))
+                for k in keys + [k for k in BASE_ALSO if k not in keys]:
+                    x = row["metrics"].get(k)
+                    if isinstance(x, (int, float)):
+                        vals[row["variant"]].setdefault(k, []).append(float(x))
+                        if k not in heads:
+                            heads.append(k)
+            first = "%s ([%s](%s/%s/table.md))" % (c, r, name, r)
+            for k in heads:
+                if all(x == 0 for v in variants for x in vals[v].get(k, [])):
+                    continue
+                rate = is_rate(k)
+                bx = vals[variants[0]].get(k, [])
+                cells = []
+                for v in variants:
+                    xs = vals[v].get(k, [])
+                    if not xs:
+                        cells.append("-")
+                        continue
+                    m = mean(xs, rate)
+                    cell = "%s ±%s (%d)" % (fmt(m), fmt(stddev(xs)), len(xs))
+                    if v != variants[0] and bx and mean(bx, rate):
+                        p = welch_p(xs, bx)
+                        star = "*" if p is not None and p < 0.05 else ""
+                        bm = mean(bx, rate)
+                        cell += " %s%+.0f%%%s" % (star, 100.0 * (m - bm) / abs(bm), star)
+                    cells.append(cell)
+                parts.append("| %s | %s | %s |" % (first, k, " | ".join(cells)))
+                first = ""
+    open(os.path.join(top, "BASE.md"), "w").write("\n".join(parts) + "\n")
 
 
 if __name__ == "__main__":

@@ -102,6 +102,19 @@ assert "(*+" in t, t                    # significant difference marked
 PY
 }
 check "bench: Welch's t-test, harmonic mean, significance marks" t_welch
+t_base_table() { # BASE.md: each case from the newest base run that has it
+	mkdir -p "$tmp/res/b/1-patched" "$tmp/res/b/2-base" "$tmp/res/b/3-base"
+	row() { printf '{"case": "%s", "variant": "%s", "headline": ["elapsed_s"], "metrics": {"elapsed_s": %s, "x": 1}}\n' "$@"; }
+	{ row old classic 50; row old mglru 40; row c classic 99; } > "$tmp/res/b/2-base/raw.jsonl"
+	{ row c classic 10; row c mglru 12; row c classic 10.2; row c mglru 12.2; } > "$tmp/res/b/3-base/raw.jsonl"
+	row c classic 7 > "$tmp/res/b/1-patched/raw.jsonl"
+	for r in 1-patched 2-base 3-base; do echo "# b" > "$tmp/res/b/$r/table.md"; done
+	python3 "$TOP/bench/report.py" --summary "$tmp/res" || return 1
+	grep -q '^| c (\[3-base\].*| elapsed_s | 10.1 ±0.141 (2) | 12.1 ±0.141 (2) \*+20%\* |$' "$tmp/res/BASE.md" &&
+		grep -q '^| old (\[2-base\].*| 50.0 ±0 (1) | 40.0 ±0 (1) -20% |$' "$tmp/res/BASE.md" &&
+		! grep -q '99\|7.0\|| x |' "$tmp/res/BASE.md" || { cat "$tmp/res/BASE.md"; return 1; }
+}
+check "bench: the base table takes each case from its newest base run" t_base_table
 
 # --- accelerator probe ------------------------------------------------------
 t_accel_no_kvm() {
