@@ -214,7 +214,7 @@ def summary(top):
     base_summary(top)
 
 
-BASE_ALSO = ("elapsed_s", "oom_kill")
+BASE_ALSO = ("elapsed_s", "oom_kill", "oom_seconds")  # and what an OOM case measures
 
 
 def base_summary(top):
