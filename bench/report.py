@@ -128,21 +128,27 @@ def table(rows):
             rate = is_rate(k)
             cells = []
             bx = variants[base].get(k, [])
-            bm = mean(bx, rate) if bx else None
             for v in names:
                 xs = variants[v].get(k, [])
                 if not xs:
                     cells.append("-")
                     continue
-                m, s = mean(xs, rate), stddev(xs)
-                cell = "%s ±%s" % (fmt(m), fmt(s))
-                if v != base and bm:
-                    p = welch_p(xs, bx)
-                    star = "*" if p is not None and p < 0.05 else ""
-                    cell += " (%s%+.1f%%%s)" % (star, 100.0 * (m - bm) / abs(bm), star)
-                cells.append(cell)
+                m, sd, diff = compare(xs, bx if v != base else [], rate, "%+.1f%%")
+                cells.append("%s ±%s" % (fmt(m), fmt(sd)) + (" (%s)" % diff if diff else ""))
             out.append("| %s %s | %s |" % ("Hmean" if rate else "Amean", k, " | ".join(cells)))
     return "\n".join(out) + "\n"
+
+
+def compare(xs, bx, rate, pct):
+    """Mean and stddev of xs, and its difference to the baseline bx as
+    pct-formatted text, '*'-marked when significant ('' without bx)."""
+    m, diff = mean(xs, rate), ""
+    bm = mean(bx, rate) if bx else 0
+    if bm:
+        p = welch_p(xs, bx)
+        star = "*" if p is not None and p < 0.05 else ""
+        diff = star + pct % (100.0 * (m - bm) / abs(bm)) + star
+    return m, stddev(xs), diff
 
 
 def fmt(x):
@@ -231,7 +237,7 @@ def base_summary(top):
         if not os.path.isdir(d):
             continue
         cases = OrderedDict()  # case -> (run, rows of the case)
-        for r in sorted(x for x in os.listdir(d) if x.endswith("-base") and os.path.exists(os.path.join(d, x, "raw.jsonl"))):
+        for r in sorted(x for x in os.listdir(d) if x.endswith("-base") and os.path.exists(os.path.join(d, x, "table.md"))):
             for row in load(os.path.join(d, r)):
                 c = row.get("case", "-")
                 if c not in cases or cases[c][0] != r:
@@ -270,14 +276,8 @@ def base_summary(top):
                     if not xs:
                         cells.append("-")
                         continue
-                    m = mean(xs, rate)
-                    cell = "%s ±%s (%d)" % (fmt(m), fmt(stddev(xs)), len(xs))
-                    if v != variants[0] and bx and mean(bx, rate):
-                        p = welch_p(xs, bx)
-                        star = "*" if p is not None and p < 0.05 else ""
-                        bm = mean(bx, rate)
-                        cell += " %s%+.0f%%%s" % (star, 100.0 * (m - bm) / abs(bm), star)
-                    cells.append(cell)
+                    m, sd, diff = compare(xs, bx if v != variants[0] else [], rate, "%+.0f%%")
+                    cells.append("%s ±%s (%d)" % (fmt(m), fmt(sd), len(xs)) + (" " + diff if diff else ""))
                 parts.append("| %s | %s | %s |" % (first, k, " | ".join(cells)))
                 first = ""
     open(os.path.join(top, "BASE.md"), "w").write("\n".join(parts) + "\n")
