@@ -23,10 +23,12 @@ for name in $names; do
 		# REPS_QUICK TIMEOUT_FULL TIMEOUT_QUICK HEADLINE, optionally
 		# VARIANTS_QUICK and MEM_QUICK (the smoke run's: it checks that the
 		# benchmark works, in about a minute), VARIANTS_BASE (KERNEL=base's)
-		# and a host_setup function
+		# and a host_setup function; WARMUP_FULL: untimed runs of each case
+		# before its repetitions (full runs only)
 		. "$spec"
 		q=${QUICK:-0}
 		if [ "$q" = 1 ]; then reps=${REPS:-$REPS_QUICK} tmo=$TIMEOUT_QUICK; else reps=${REPS:-$REPS_FULL} tmo=$TIMEOUT_FULL; fi
+		if [ "$q" = 1 ]; then warmup=${WARMUP:-0}; else warmup=${WARMUP:-${WARMUP_FULL:-0}}; fi
 		variants=$VARIANTS
 		[ "$q" != 1 ] || MEM=${MEM_QUICK:-$MEM}
 		[ "$q" != 1 ] || variants=${VARIANTS_QUICK:-$variants}
@@ -35,7 +37,7 @@ for name in $names; do
 		id=$(date -u +%Y%m%d-%H%M%S)-$kname
 		if [ "$q" = 1 ]; then out=$BUILD/bench-quick/$name/$id; else out=$TOP/results/$name/$id; fi
 		mkdir -p "$out"
-		printf 'REPS=%q\nQUICK=%q\nVARIANTS=%q\nHEADLINE=%q\nCASES=%q\n' "$reps" "$q" "$variants" "$HEADLINE" "${CASES:-}" > "$out/.bench"
+		printf 'REPS=%q\nWARMUP=%q\nQUICK=%q\nVARIANTS=%q\nHEADLINE=%q\nCASES=%q\n' "$reps" "$warmup" "$q" "$variants" "$HEADLINE" "${CASES:-}" > "$out/.bench"
 		say "$name: $DESC"
 		say "$name: variants '$variants', $reps repetition(s), quick=$q -> ${out#"$TOP"/}"
 		# Optional host_setup() in the spec: preparation done natively
@@ -55,7 +57,7 @@ for name in $names; do
 			grep -m1 '^lru_gen:' "$out/console.log" | tr -d '\r'
 			grep -m1 '^feature sysctls:' "$out/console.log" | tr -d '\r'
 			echo "guest: cpus=$CPUS mem=$MEM numa=${NUMA:-0} swap=${SWAP:-none} swap_bps=${SWAP_BPS:-unthrottled} disks=${DISKS:-none} append=${APPEND:-} prealloc=${PREALLOC:-0}"
-			echo "repetitions: $reps, interleaved over variants: $variants"
+			echo "repetitions: $reps, interleaved over variants: $variants; untimed warm-up runs per case: $warmup"
 			echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
 			echo "host load average: $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 			echo "series: $(series_files | wc -l) patches ($(series_sum | cut -c1-12)); harness $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')"
