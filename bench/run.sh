@@ -28,6 +28,8 @@ for name in $names; do
 		. "$spec"
 		q=${QUICK:-0}
 		if [ "$q" = 1 ]; then reps=${REPS:-$REPS_QUICK} tmo=$TIMEOUT_QUICK; else reps=${REPS:-$REPS_FULL} tmo=$TIMEOUT_FULL; fi
+		# more repetitions than the spec's: a proportionally longer timeout
+		[ "$q" = 1 ] || [ "$reps" -le "$REPS_FULL" ] || tmo=$(( TIMEOUT_FULL * reps / REPS_FULL ))
 		if [ "$q" = 1 ]; then warmup=${WARMUP:-0}; else warmup=${WARMUP:-${WARMUP_FULL:-0}}; fi
 		variants=$VARIANTS
 		[ "$q" != 1 ] || MEM=${MEM_QUICK:-$MEM}
