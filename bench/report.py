@@ -101,19 +101,50 @@ def load(run_dir):
     return rows
 
 
-def table(rows):
-    """Markdown: per case, one row per metric, one column per variant."""
+def group(rows, keys=lambda row: row["metrics"]):
+    """case -> variant -> metric -> values, in the order met; keys(row)
+    names the metrics of a row to keep."""
     cases = OrderedDict()
     for r in rows:
-        c = cases.setdefault(r.get("case", "-"), OrderedDict())
-        v = c.setdefault(r["variant"], {})
-        for k, x in r["metrics"].items():
+        v = cases.setdefault(r.get("case", "-"), OrderedDict()).setdefault(r["variant"], OrderedDict())
+        for k in keys(r):
+            x = r["metrics"].get(k)
             if isinstance(x, (int, float)):
                 v.setdefault(k, []).append(float(x))
+    return cases
+
+
+def cells(variants, names, k, pct, show_n=False):
+    """One metric's cells, one per variant of names: mean ± stddev, and the
+    difference to the first variant as pct, '*'-marked when Welch's t-test
+    finds it significant; None when the metric is zero everywhere."""
+    if all(x == 0 for v in names for x in variants[v].get(k, [])):
+        return None
+    rate = is_rate(k)
+    bx = variants[names[0]].get(k, [])
+    bm = mean(bx, rate) if bx else 0
     out = []
-    for case, variants in cases.items():
+    for v in names:
+        xs = variants[v].get(k, [])
+        if not xs:
+            out.append("-")
+            continue
+        m = mean(xs, rate)
+        cell = "%s ±%s" % (fmt(m), fmt(stddev(xs))) + (" (%d)" % len(xs) if show_n else "")
+        if v != names[0] and bm:
+            p = welch_p(xs, bx)
+            star = "*" if p is not None and p < 0.05 else ""
+            diff = star + pct % (100.0 * (m - bm) / abs(bm)) + star
+            cell += " " + diff if show_n else " (%s)" % diff
+        out.append(cell)
+    return out
+
+
+def table(rows):
+    """Markdown: per case, one row per metric, one column per variant."""
+    out = []
+    for case, variants in group(rows).items():
         names = list(variants)
-        base = names[0]
         metrics = []
         for v in names:
             for k in variants[v]:
@@ -123,32 +154,10 @@ def table(rows):
         out.append("| metric | " + " | ".join("%s (n=%d)" % (v, max((len(x) for x in variants[v].values()), default=0)) for v in names) + " |")
         out.append("|---|" + "---|" * len(names))
         for k in metrics:
-            if all(x == 0 for v in names for x in variants[v].get(k, [])):
-                continue  # zero everywhere: nothing to read
-            rate = is_rate(k)
-            cells = []
-            bx = variants[base].get(k, [])
-            for v in names:
-                xs = variants[v].get(k, [])
-                if not xs:
-                    cells.append("-")
-                    continue
-                m, sd, diff = compare(xs, bx if v != base else [], rate, "%+.1f%%")
-                cells.append("%s ±%s" % (fmt(m), fmt(sd)) + (" (%s)" % diff if diff else ""))
-            out.append("| %s %s | %s |" % ("Hmean" if rate else "Amean", k, " | ".join(cells)))
+            c = cells(variants, names, k, "%+.1f%%")
+            if c:  # None: zero everywhere, nothing to read
+                out.append("| %s %s | %s |" % ("Hmean" if is_rate(k) else "Amean", k, " | ".join(c)))
     return "\n".join(out) + "\n"
-
-
-def compare(xs, bx, rate, pct):
-    """Mean and stddev of xs, and its difference to the baseline bx as
-    pct-formatted text, '*'-marked when significant ('' without bx)."""
-    m, diff = mean(xs, rate), ""
-    bm = mean(bx, rate) if bx else 0
-    if bm:
-        p = welch_p(xs, bx)
-        star = "*" if p is not None and p < 0.05 else ""
-        diff = star + pct % (100.0 * (m - bm) / abs(bm)) + star
-    return m, stddev(xs), diff
 
 
 def fmt(x):
@@ -254,32 +263,19 @@ def base_summary(top):
         parts.append("| case (run) | metric | " + " | ".join(variants) + " |")
         parts.append("|---|---|" + "---|" * len(variants))
         for c, (r, rows) in sorted(cases.items()):
-            vals = OrderedDict((v, {}) for v in variants)
+            vals = group(rows, lambda row: list(row.get("headline", [])) +
+                         [k for k in BASE_ALSO if k not in row.get("headline", [])])[c]
+            for v in variants:
+                vals.setdefault(v, {})
             heads = []
-            for row in rows:
-                keys = list(row.get("headline", []))
-                for k in keys + [k for k in BASE_ALSO if k not in keys]:
-                    x = row["metrics"].get(k)
-                    if isinstance(x, (int, float)):
-                        vals[row["variant"]].setdefault(k, []).append(float(x))
-                        if k not in heads:
-                            heads.append(k)
+            for v in vals.values():
+                heads += [k for k in v if k not in heads]
             first = "%s ([%s](%s/%s/table.md))" % (c, r, name, r)
             for k in heads:
-                if all(x == 0 for v in variants for x in vals[v].get(k, [])):
-                    continue
-                rate = is_rate(k)
-                bx = vals[variants[0]].get(k, [])
-                cells = []
-                for v in variants:
-                    xs = vals[v].get(k, [])
-                    if not xs:
-                        cells.append("-")
-                        continue
-                    m, sd, diff = compare(xs, bx if v != variants[0] else [], rate, "%+.0f%%")
-                    cells.append("%s ±%s (%d)" % (fmt(m), fmt(sd), len(xs)) + (" " + diff if diff else ""))
-                parts.append("| %s | %s | %s |" % (first, k, " | ".join(cells)))
-                first = ""
+                cl = cells(vals, variants, k, "%+.0f%%", show_n=True)
+                if cl:
+                    parts.append("| %s | %s | %s |" % (first, k, " | ".join(cl)))
+                    first = ""
     open(os.path.join(top, "BASE.md"), "w").write("\n".join(parts) + "\n")
 
 

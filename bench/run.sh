@@ -27,10 +27,13 @@ for name in $names; do
 		# before its repetitions (full runs only)
 		. "$spec"
 		q=${QUICK:-0}
-		if [ "$q" = 1 ]; then reps=${REPS:-$REPS_QUICK} tmo=$TIMEOUT_QUICK; else reps=${REPS:-$REPS_FULL} tmo=$TIMEOUT_FULL; fi
-		# more repetitions than the spec's: a proportionally longer timeout
-		[ "$q" = 1 ] || [ "$reps" -le "$REPS_FULL" ] || tmo=$(( TIMEOUT_FULL * reps / REPS_FULL ))
-		if [ "$q" = 1 ]; then warmup=${WARMUP:-0}; else warmup=${WARMUP:-${WARMUP_FULL:-0}}; fi
+		if [ "$q" = 1 ]; then
+			reps=${REPS:-$REPS_QUICK} tmo=$TIMEOUT_QUICK warmup=${WARMUP:-0}
+		else
+			reps=${REPS:-$REPS_FULL} tmo=$TIMEOUT_FULL warmup=${WARMUP:-${WARMUP_FULL:-0}}
+			# more repetitions than the spec's: a proportionally longer timeout
+			[ "$reps" -le "$REPS_FULL" ] || tmo=$(( TIMEOUT_FULL * reps / REPS_FULL ))
+		fi
 		variants=$VARIANTS
 		[ "$q" != 1 ] || MEM=${MEM_QUICK:-$MEM}
 		[ "$q" != 1 ] || variants=${VARIANTS_QUICK:-$variants}

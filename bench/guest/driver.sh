@@ -21,26 +21,31 @@ failed=0
 [ -z "${CASES:-}" ] || bench_cases() { echo "$CASES"; }
 bench_setup || { echo "setup of $name failed"; exit 1; }
 echo "# cases: $(bench_cases); variants: $VARIANTS; reps: $REPS; warm-up: ${WARMUP:-0}; quick: $QUICK"
+setup_run() { # variant: apply it, then sync, drop caches, empty swap, compact
+	apply_variant "$1" || { echo "cannot apply variant $1"; exit 1; }
+	prepare_run
+}
+workload() { # case, with the default OOM score (the driver is exempt)
+	(echo 0 > /proc/self/oom_score_adj; bench_run "$1")
+}
 for c in $(bench_cases); do
 	# Untimed, unrecorded runs first (the spec's WARMUP_FULL): in
 	# swap-thrash the first run of a case took up to 1.9x the next ones,
 	# which the first variant, always first, would pay alone.
 	for ((w = 1; w <= ${WARMUP:-0}; w++)); do
-		apply_variant "${VARIANTS%% *}" || { echo "cannot apply variant ${VARIANTS%% *}"; exit 1; }
-		prepare_run
+		setup_run "${VARIANTS%% *}"
 		t0=$(date +%s)
-		(echo 0 > /proc/self/oom_score_adj; bench_run "$c") > /tmp/warmup.out 2>&1
+		workload "$c" > /tmp/warmup.out 2>&1
 		rc=$?
 		printf '%-14s %-22s warm-up %d: status %d, %d s, not recorded\n' "$c" "${VARIANTS%% *}" "$w" "$rc" $(( $(date +%s) - t0 ))
 	done
 	for ((rep = 1; rep <= REPS; rep++)); do
 		for v in $VARIANTS; do
-			apply_variant "$v" || { echo "cannot apply variant $v"; exit 1; }
-			prepare_run
+			setup_run "$v"
 			m=/tmp/metrics.$$
 			snap_before
 			t0=$(date +%s.%N)
-			(echo 0 > /proc/self/oom_score_adj; bench_run "$c") > "$m.out" 2>&1
+			workload "$c" > "$m.out" 2>&1
 			rc=$?
 			t1=$(date +%s.%N)
 			snap_after

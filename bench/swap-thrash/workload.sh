@@ -33,6 +33,15 @@ bench_setup() {
 }
 KB_GLOBAL_OBJS="memory page_alloc vmscan filemap"
 KB_MEMCG_OBJS="page_alloc vmscan"
+kb_make() { # jobs, mm/ objects: compile them afresh
+	local jobs=$1 rc; shift
+	[ -f /mnt/scratch/kb/.prepared ] || return 1
+	rm -f $(printf '/mnt/scratch/kb/mm/%s.o ' "$@")
+	make -s -C "$TOP/build/linux" O=/mnt/scratch/kb -j"$jobs" \
+		$(printf 'mm/%s.o ' "$@") > /tmp/kb.out 2>&1; rc=$?
+	tail -n 5 /tmp/kb.out
+	return $rc
+}
 bench_cases() {
 	if [ "$QUICK" = 1 ]; then echo "qs-1.1x-disk"
 	else echo "qs-1.2x-disk qs-1.5x-disk qs-2x-disk qs-1.5x-zram kbuild kbuild-global"; fi
@@ -59,24 +68,14 @@ bench_run() {
 		grep -E 'killed|exit=' /tmp/qs.out
 		return $rc ;;
 	kbuild)
-		[ -f /mnt/scratch/kb/.prepared ] || return 1
-		rm -f $(printf '/mnt/scratch/kb/mm/%s.o ' $KB_MEMCG_OBJS)
 		cp /sys/fs/cgroup/kbuild/memory.events /tmp/kb.events
 		echo $BASHPID > /sys/fs/cgroup/kbuild/cgroup.procs
-		make -s -C "$TOP/build/linux" O=/mnt/scratch/kb -j2 \
-			$(printf 'mm/%s.o ' $KB_MEMCG_OBJS) > /tmp/kb.out 2>&1; rc=$?
+		kb_make 2 $KB_MEMCG_OBJS; rc=$?
 		echo $BASHPID > /sys/fs/cgroup/cgroup.procs
-		tail -n 5 /tmp/kb.out
 		# memory.events counts since the cgroup was made: this run's share
 		awk 'NR == FNR { n[$1] = $2; next } { print "kbuild_" $1 "=" $2 - n[$1] }' \
 			/tmp/kb.events /sys/fs/cgroup/kbuild/memory.events
 		return $rc ;;
-	kbuild-global)
-		[ -f /mnt/scratch/kb/.prepared ] || return 1
-		rm -f $(printf '/mnt/scratch/kb/mm/%s.o ' $KB_GLOBAL_OBJS)
-		make -s -C "$TOP/build/linux" O=/mnt/scratch/kb -j4 \
-			$(printf 'mm/%s.o ' $KB_GLOBAL_OBJS) > /tmp/kb.out 2>&1; rc=$?
-		tail -n 5 /tmp/kb.out
-		return $rc ;;
+	kbuild-global) kb_make 4 $KB_GLOBAL_OBJS ;;
 	esac
 }
