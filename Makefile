@@ -3,12 +3,33 @@
 SHELL := /bin/bash
 H := harness
 
+# A guest setting that the asked-for target does not read is an error, not
+# silently ignored: 'make test CPUS=8' would otherwise run the suite guest
+# of configs/test-categories and say nothing.
+GUEST_SETTINGS := CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND PREALLOC
+reads_run := $(GUEST_SETTINGS)
+reads_env := $(GUEST_SETTINGS)
+reads_bisect-feature := $(filter-out CMD,$(GUEST_SETTINGS))
+reads_bench := $(filter-out CMD,$(GUEST_SETTINGS))
+goals := $(or $(MAKECMDGOALS),help)
+$(foreach v,$(GUEST_SETTINGS),$(if $(filter command line,$(origin $(v))),\
+	$(if $(filter $(v),$(foreach g,$(goals),$(reads_$(g)))),,\
+	$(error make $(goals) does not read $(v): only run, bench and bisect-feature boot a guest you size (see README)))))
+
+# Settings reach the scripts as typed: without this, make expands '$s' in
+# CMD='for s in a b; do echo $s; done' (and '$?', '$(...)') before the guest
+# sees it, in a command-line or an environment setting alike.
+SETTINGS := QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS KERNEL \
+	TEST STEPS PREFIXES OPTIONS FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT \
+	SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE PREALLOC WARMUP
+$(foreach v,$(SETTINGS),$(if $(filter environment command,$(firstword $(origin $(v)))),$(eval override $(v) := $$(value $(v)))))
+
 export QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS KERNEL
-export TEST STEPS PREFIXES OPTIONS FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE
+export TEST STEPS PREFIXES OPTIONS FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE PREALLOC WARMUP
 
 .PHONY: help tree export check-export config build selftests run test test-full \
 	baseline harness-test checkpatch check-off clean deps bench bench-report \
-	bisect-feature cover-table check-cover-table check-series
+	bisect-feature cover-table check-cover-table check-series env
 
 help:
 	@echo "make run [CMD='...']   build what is missing, boot the patched kernel (shell or CMD)"
@@ -22,6 +43,7 @@ help:
 	@echo "make bisect-feature TEST='cmd'   which feature's sysctl makes the test fail (one boot); PATCH=1: and which patch"
 	@echo "make check-series [QUICK=1] [STEPS=...] every patch alone: builds, boots, warnings (hours cold)"
 	@echo "make cover-table       the cover letter's results table from results/ (then export)"
+	@echo "make env               the settings as the scripts receive them"
 	@echo "See README.md for CPUS, MEM, NUMA, SWAP, DISKS, APPEND, TIMEOUT, ACCEL."
 
 deps:
@@ -54,6 +76,8 @@ baseline:
 	@$(H)/baseline.sh
 bench: build
 	@QUICK=$(QUICK) bench/run.sh
+env:
+	@for v in $(SETTINGS); do printf '%s=%s\n' "$$v" "$${!v-}"; done
 bench-report:
 	@for d in results/*/*/; do python3 bench/report.py $$d > /dev/null; done
 	@python3 bench/report.py --summary results && echo "results/SUMMARY.md"

@@ -14,6 +14,12 @@ if [ "${KERNEL:-}" = base ]; then
 else
 	kname=patched
 fi
+# The guest's shape as the user set it (make bench CPUS=8): it wins over the
+# spec's, and the run says so; SWAP=0 turns a spec's swap off.
+user_guest=()
+for v in CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND PREALLOC; do
+	[ -z "${!v:-}" ] || user_guest+=("$v=${!v}")
+done
 rc=0
 for name in $names; do
 	spec=$TOP/bench/$name/spec
@@ -26,6 +32,11 @@ for name in $names; do
 		# and a host_setup function; WARMUP_FULL: untimed runs of each case
 		# before its repetitions (full runs only)
 		. "$spec"
+		for kv in "${user_guest[@]}"; do
+			v=${kv%%=*}
+			[ "${!v:-}" = "${kv#*=}" ] || say "$name: $kv (yours; the spec says ${v}=${!v:-})"
+			declare "$kv"
+		done
 		q=${QUICK:-0}
 		if [ "$q" = 1 ]; then
 			reps=${REPS:-$REPS_QUICK} tmo=$TIMEOUT_QUICK warmup=${WARMUP:-0}
@@ -35,7 +46,7 @@ for name in $names; do
 			[ "$reps" -le "$REPS_FULL" ] || tmo=$(( TIMEOUT_FULL * reps / REPS_FULL ))
 		fi
 		variants=$VARIANTS
-		[ "$q" != 1 ] || MEM=${MEM_QUICK:-$MEM}
+		[ "$q" != 1 ] || case " ${user_guest[*]} " in *" MEM="*) ;; *) MEM=${MEM_QUICK:-$MEM} ;; esac
 		[ "$q" != 1 ] || variants=${VARIANTS_QUICK:-$variants}
 		[ "$kname" != base ] || variants=${VARIANTS_BASE:-$variants}
 		variants=${VARIANTS_OVERRIDE:-$variants}

@@ -32,7 +32,12 @@ mib() { # 2G, 512M, 1024 -> MiB
 }
 mem=$(mib "$MEM")
 accel=$("$TOP/harness/accel.sh" "$KERNEL")
-args=(-nodefaults -no-reboot -display none -m "${mem}M" -smp "$CPUS")
+# With NUMA nodes, one socket per vCPU: QEMU's default (one socket, N cores)
+# puts every vCPU in one last-level cache across the nodes, and the kernel
+# warns at boot (topology_sane: "llc-sibling CPU #0 is not on the same node").
+smp=$CPUS
+[ "$NUMA" -le 1 ] || smp="$CPUS,sockets=$CPUS,cores=1,threads=1"
+args=(-nodefaults -no-reboot -display none -m "${mem}M" -smp "$smp")
 prealloc=
 if [ "${PREALLOC:-0}" = 1 ]; then
 	prealloc=,prealloc=on

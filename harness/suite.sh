@@ -10,7 +10,10 @@
 
 out=$1; shift
 mkdir -p "$out"
-"$TOP/harness/selftests.sh"
+# SUITE_RUNNER: another guest command for the categories (the harness's own
+# tests use it to kill a guest); the selftests are then not needed.
+runner=${SUITE_RUNNER:-}
+[ -n "$runner" ] || { "$TOP/harness/selftests.sh"; runner="$TOP/harness/guest/mm-suite.sh $OBJ/kselftest"; }
 shared=() own=()
 for c in "$@"; do
 	v=GUEST_$c
@@ -28,15 +31,22 @@ guest() { # DIR 'VAR=value ...' CAT...: boot a guest that runs CATs
 		done
 		RESULTS=$dir CPUS=$CPUS MEM=$MEM NUMA=$NUMA SWAP=$SWAP APPEND=$APPEND \
 			TIMEOUT=${SUITE_TIMEOUT:-3600} QUIET=${QUIET:-0} \
-			CMD="$TOP/harness/guest/mm-suite.sh $OBJ/kselftest $*" "$TOP/harness/boot.sh"
+			CMD="$runner $*" "$TOP/harness/boot.sh"
 	)
 	rc=$?
 	set -e
 	grep -h '^=== category .*: exit' "$dir/output.log" 2>/dev/null | sed 's/^=== /  /' >&2 || true
-	# A guest that died still leaves the results it got; the caller's
-	# compare reports what is missing.
-	[ "$rc" = 0 ] || say "guest run ($*) ended with status $rc (results so far in $dir)"
+	# A guest that died still leaves the results it got (the caller's
+	# compare reports what is missing), and is a failure of its own, named
+	# with the console's first splat.
+	if [ "$rc" != 0 ]; then
+		say "guest run ($*) ended with status $rc (results so far in $dir)"
+		splat=$("$TOP/harness/tap.py" splats "$dir/console.log" x 2>/dev/null |
+			awk -F'\t' '$3 == "fail" { sub(/^x: /, "", $2); print "; first splat: " $2; exit }')
+		printf 'guest\t%s: the guest ended with status %s%s\tfail\n' "$*" "$rc" "$splat" >> "$out/guests.tsv"
+	fi
 }
+: > "$out/guests.tsv"
 [ ${#shared[@]} = 0 ] || guest "$out" "" "${shared[@]}"
 for c in "${own[@]}"; do
 	v=GUEST_$c
@@ -50,6 +60,10 @@ done
 	[ ! -f "$k" ] || "$TOP/harness/tap.py" ktap "$k"
 	for d in "$out" "${own[@]/#/$out/}"; do
 		[ ! -f "$d/output.log" ] || "$TOP/harness/tap.py" vmtests "$d/output.log"
+		# Any kernel splat on a guest's console fails, boot included.
+		where=guest${d#"$out"}
+		[ ! -f "$d/console.log" ] || "$TOP/harness/tap.py" splats "$d/console.log" "$where"
 	done
+	cat "$out/guests.tsv"
 } > "$out/results.tsv"
 exit 0

@@ -5,9 +5,13 @@
                           with '=== category: NAME'); prints 'cat<TAB>test<TAB>result',
                           and each kselftest program's cases as 'cat<TAB>test: case<TAB>result'
   tap.py ktap LOG         KUnit KTAP from a console log; prints 'kunit<TAB>suite.case<TAB>result'
-  tap.py compare BASE RESULTS [--ran CATS]
+  tap.py splats LOG WHERE kernel splats (WARNING, BUG, lockdep, KASAN, hung task...)
+                          on a console; prints 'console<TAB>WHERE: splat (during TEST)<TAB>fail'
+  tap.py compare BASE RESULTS [--ran CATS] [--expect FILE]
                           a failure not known in BASE fails; a known one is reported;
-                          a new pass is reported. Prints the 'N passed, N failed' line.
+                          a new pass is reported; a test of FILE (harness/expected.sh:
+                          the series' own) without any result fails.
+                          Prints the 'N passed, N failed' line.
   tap.py merge OLD NEW    merge two runs of the base: a test that passed in one and
                           failed in the other becomes 'flaky' (its failure is then
                           not fatal); a skip in either gives way to NEW
@@ -87,15 +91,25 @@ def ktap(lines):
     """A suite's test cases are its subtests at indent 4 (parameterised cases
     nest deeper and are summed up by their case's line); the suite's own line
     at indent 0 counts only if it had no cases. Console lines may carry
-    '[  1.2] ' timestamps."""
-    out, suite, cases = [], None, 0
+    '[  1.2] ' timestamps. Plans are checked: a suite whose '1..M' promised
+    more cases than it reported, a suite that never ended (the kernel died
+    in it) and fewer suites than the top-level '1..N' are failures."""
+    out, suite, cases, plan = [], None, 0, None
+    top_plan, suites = None, 0
     for line in lines:
         if line.startswith("=== mm-harness: start"):
             break  # built-in suites run before init; later lines are user space's
         line = re.sub(r"^\[\s*[\d.]+\]\s?", "", line.rstrip("\r\n"))
+        m = re.match(r"^(\s*)1\.\.(\d+)\s*$", line)
+        if m:
+            if len(m.group(1)) == 0 and top_plan is None:
+                top_plan = int(m.group(2))
+            elif len(m.group(1)) == 4 and suite:
+                plan = int(m.group(2))
+            continue
         m = re.match(r"^(\s*)# Subtest: (\S+)", line)
         if m and len(m.group(1)) == 4:
-            suite, cases = m.group(2), 0
+            suite, cases, plan = m.group(2), 0, None
             continue
         m = re.match(r"^(\s*)(not ok|ok) \d+ (\S+)(?:.*?#\s*(SKIP.*))?", line)
         if not m:
@@ -106,10 +120,58 @@ def ktap(lines):
             out.append(("kunit", "%s.%s" % (suite, name), res))
             cases += 1
         elif indent == 0:
+            suites += 1
             # The suite's own result: only news if it had no cases.
             if not cases:
                 out.append(("kunit", name, res))
-            suite, cases = None, 0
+            if plan is not None and cases != plan:
+                out.append(("kunit", "%s: plan 1..%d, %d cases reported" % (name, plan, cases), "fail"))
+            suite, cases, plan = None, 0, None
+    if suite:
+        out.append(("kunit", "%s: the suite did not finish (%d of %s cases reported)"
+                    % (suite, cases, plan if plan is not None else "?"), "fail"))
+    if top_plan is not None and suites < top_plan:
+        out.append(("kunit", "plan 1..%d, %d suites reported" % (top_plan, suites), "fail"))
+    return out
+
+
+SPLAT = re.compile(r"(WARNING:|BUG:|Oops|Kernel panic|general protection fault|"
+                   r"INFO: task .* blocked for more than|possible circular locking|"
+                   r"possible recursive locking|inconsistent lock state|"
+                   r"suspicious RCU usage|KASAN:|UBSAN:|kernel BUG at|"
+                   r"list_add corruption|list_del corruption|watchdog: BUG)")
+MARK = re.compile(r"mm-harness: (running .*)$")
+
+
+def splats(lines, where):
+    """Kernel splats on a console: each distinct one is a failure named by
+    its first line (numbers made 'N') and the test that was running (the
+    suite runner writes 'mm-harness: running CAT: TEST' to /dev/kmsg before
+    each test; before the first one it is the boot or KUnit). Only lines
+    with printk's timestamp count. A console with none gives one pass."""
+    out, seen, running = [], set(), "boot/KUnit"
+    for line in lines:
+        # Kernel lines only (printk's timestamp): the guest command's own
+        # output shares the console and may say 'WARNING:' too.
+        m = re.match(r"^\[\s*[\d.]+\]\s?", line)
+        if not m:
+            continue
+        line = line[m.end():].rstrip("\r\n")
+        m = MARK.search(line)
+        if m:
+            running = m.group(1)
+            continue
+        m = SPLAT.search(line)
+        if not m:
+            continue
+        text = re.sub(r"\b0x[0-9a-f]+\b|\b[0-9a-f]{8,}\b|\d+", "N", line[m.start():]).strip()
+        text = re.sub(r"\s+", " ", text)[:160]
+        name = "%s: %s (during %s)" % (where, text, running)
+        if name not in seen:
+            seen.add(name)
+            out.append(("console", name, "fail"))
+    if not out:
+        out.append(("console", "%s: no kernel warning" % where, "pass"))
     return out
 
 
@@ -136,9 +198,30 @@ def parent_flaky(base, key):
     return False
 
 
-def compare(base_path, res_path, ran):
+def expected(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                rows.append(tuple(line.rstrip("\n").split("\t")[:2]))
+    return rows
+
+
+def reported(res, cat, name):
+    """A KUnit suite reports as 'suite.case' (or its own line); a selftest as
+    its run_vmtests.sh line."""
+    if cat == "kunit":
+        return any(c == cat and (n == name or n.startswith(name + ".")) for c, n in res)
+    return (cat, name) in res
+
+
+def compare(base_path, res_path, ran, expect=()):
     base, res = load(base_path), load(res_path)
     passed = failed = skipped = 0
+    for cat, name in expect:
+        if not reported(res, cat, name):
+            failed += 1
+            print("MISSING    %s: %s (the series' own test gave no result; did it run?)" % (cat, name))
     for key in sorted(res):
         r, b = res[key], base.get(key)
         if r == "fail" and b not in ("fail", "flaky") and parent_flaky(base, key):
@@ -188,11 +271,23 @@ def main(argv):
         for row in rows:
             print("\t".join(row))
         return 0
+    if len(argv) == 3 and argv[0] == "splats":
+        with open(argv[1], errors="replace") as f:
+            for row in splats(f, argv[2]):
+                print("\t".join(row))
+        return 0
     if len(argv) >= 3 and argv[0] == "compare":
-        ran = set()
-        if len(argv) >= 5 and argv[3] == "--ran":
-            ran = set(argv[4].split())
-        p, f, s = compare(argv[1], argv[2], ran)
+        ran, expect, rest = set(), [], argv[3:]
+        while len(rest) >= 2 and rest[0] in ("--ran", "--expect"):
+            if rest[0] == "--ran":
+                ran = set(rest[1].split())
+            else:
+                expect = expected(rest[1])
+            rest = rest[2:]
+        if rest:
+            sys.stderr.write(__doc__)
+            return 2
+        p, f, s = compare(argv[1], argv[2], ran, expect)
         print("%d passed, %d failed, %d skipped" % (p, f, s))
         return 1 if f else 0
     if len(argv) == 3 and argv[0] == "merge":

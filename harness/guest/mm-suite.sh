@@ -16,6 +16,11 @@ echo "huge pages reserved: $(cat /proc/sys/vm/nr_hugepages)"
 for c in "$@"; do
 	echo "=== category: $c"
 	t0=$(date +%s)
-	./run_vmtests.sh -t "$c" 2>&1
-	echo "=== category $c: exit $? in $(( $(date +%s) - t0 ))s"
+	# Each test's start goes to the kernel log too, so that a splat on the
+	# console names the test that was running (tap.py splats).
+	./run_vmtests.sh -t "$c" 2>&1 | while IFS= read -r line; do
+		printf '%s\n' "$line"
+		case $line in "# running "*) echo "mm-harness: running $c: ${line#\# running }" > /dev/kmsg ;; esac
+	done
+	echo "=== category $c: exit ${PIPESTATUS[0]} in $(( $(date +%s) - t0 ))s"
 done

@@ -66,6 +66,80 @@ check "tap: a FAIL followed by a SKIP counts as a failure" t_fail_then_skip
 check "tap: a program's failed case under a passing test counts as a failure" t_case_fail
 check "tap: known failures, new passes and missing tests" t_compare_known_and_new
 check "tap: KTAP test cases from a console log" t_ktap
+t_ktap_truncated() {
+	# A suite that promised 3 cases and reported 1, a suite the kernel died
+	# in, and fewer suites than the top-level plan: each is a failure.
+	printf '%s\n' 'KTAP version 1' '1..3' '    # Subtest: short' '    1..3' '    ok 1 one' \
+		'ok 1 short' '    # Subtest: dies' '    1..2' '    ok 1 first' > "$tmp/k"
+	"$H/tap.py" ktap "$tmp/k" > "$tmp/r.tsv"
+	expect $'kunit\tshort: plan 1..3, 1 cases reported\tfail' "$tmp/r.tsv" &&
+		expect $'kunit\tdies: the suite did not finish (1 of 2 cases reported)\tfail' "$tmp/r.tsv" &&
+		expect $'kunit\tplan 1..3, 1 suites reported\tfail' "$tmp/r.tsv" || return 1
+	: > "$tmp/base.tsv"
+	if "$H/tap.py" compare "$tmp/base.tsv" "$tmp/r.tsv" --ran kunit > "$tmp/c"; then echo "compare passed a truncated suite"; return 1; fi
+}
+check "tap: a truncated KTAP suite (plan not met, no end) fails" t_ktap_truncated
+t_expect_missing() {
+	# The series' own category and KUnit suite gave no result at all: the
+	# baseline (the base's tests) cannot notice, the expected manifest must.
+	printf 'cow\tcow\tpass\n' > "$tmp/base.tsv"
+	printf 'cow\tcow\tpass\nkunit\tother.case\tpass\n' > "$tmp/r.tsv"
+	printf 'swap_token\tswap_token\nkunit\tswap_token\n' > "$tmp/exp.tsv"
+	if "$H/tap.py" compare "$tmp/base.tsv" "$tmp/r.tsv" --ran 'cow swap_token kunit' --expect "$tmp/exp.tsv" > "$tmp/c"; then
+		cat "$tmp/c"; echo "compare passed a run without the series' tests"; return 1
+	fi
+	expect 'MISSING    swap_token: swap_token' "$tmp/c" && expect 'MISSING    kunit: swap_token' "$tmp/c" &&
+		expect '^2 passed, 2 failed, 0 skipped$' "$tmp/c" || return 1
+	printf 'swap_token\tswap_token\tpass\nkunit\tswap_token.token_held\tpass\n' >> "$tmp/r.tsv"
+	"$H/tap.py" compare "$tmp/base.tsv" "$tmp/r.tsv" --ran 'cow swap_token kunit' --expect "$tmp/exp.tsv" > "$tmp/c" || { cat "$tmp/c"; return 1; }
+}
+check "tap: a vanished series category or KUnit suite fails (expected manifest)" t_expect_missing
+t_expected_tree() { # the manifest follows the applied series
+	[ -d "$TOP/build/linux/.git" ] || { echo "no tree"; return 1; }
+	"$H/expected.sh" cow reclaim_throttle swap_token > "$tmp/exp.tsv" || return 1
+	local n
+	n=$(git -C "$TOP/build/linux" diff base..HEAD -- tools/testing/selftests/mm/run_vmtests.sh | grep -c '^+.*CATEGORY="\(reclaim_throttle\|swap_token\)"')
+	[ "$(grep -vc '^kunit' "$tmp/exp.tsv")" = "$n" ] || { cat "$tmp/exp.tsv"; echo "want $n selftests"; return 1; }
+	! grep -q '^cow' "$tmp/exp.tsv" || { echo "a base category is not the series'"; return 1; }
+}
+check "expected: the manifest lists the applied series' own categories that run" t_expected_tree
+t_splats() {
+	printf '%s\n' '[    0.5] smpboot: ok' '# WARNING: user space output is not the kernel' \
+		'[    9.1] mm-harness: running cow: ./cow' \
+		'[    9.2] WARNING: CPU: 1 PID: 77 at mm/vmscan.c:123 shrink_folio_list+0x1f/0x30' \
+		'[   10.0] BUG: KASAN: slab-use-after-free in foo+0x10/0x20' > "$tmp/con"
+	"$H/tap.py" splats "$tmp/con" guest > "$tmp/r.tsv"
+	expect $'console\tguest: WARNING: CPU: N PID: N at mm/vmscan.c:N shrink_folio_list+N/N (during running cow: ./cow)\tfail' "$tmp/r.tsv" &&
+		expect 'BUG: KASAN: slab-use-after-free in foo+N/N (during running cow' "$tmp/r.tsv" &&
+		[ "$(wc -l < "$tmp/r.tsv")" = 2 ] || { cat "$tmp/r.tsv"; return 1; }
+	printf '[    0.5] ok\n# WARNING: not the kernel\n' > "$tmp/con"
+	"$H/tap.py" splats "$tmp/con" guest > "$tmp/r.tsv"
+	expect $'console\tguest: no kernel warning\tpass' "$tmp/r.tsv"
+}
+check "tap: a kernel splat on the console fails, naming the running test" t_splats
+t_summary_on_check_failure() {
+	# A failing changelog check (check-series.sh exits 1) must still end
+	# make test with its summary line, not kill test.sh under set -e.
+	local top=$tmp/top
+	mkdir -p "$top/build/linux" && cp -a "$TOP/harness" "$TOP/configs" "$TOP/baseline" "$TOP/BASE_VERSION" "$top/"
+	printf '#!/bin/sh\nexit 0\n' > "$top/harness/tree.sh"
+	printf '#!/bin/sh\necho "ok 0001 checkpatch"\n' > "$top/harness/checkpatch.sh"
+	printf '#!/bin/sh\necho "not ok 0001: changelog names no numbers"\nexit 1\n' > "$top/harness/check-series.sh"
+	if "$top/harness/test.sh" quick > "$tmp/o" 2>&1; then echo "test.sh passed"; return 1; fi
+	expect 'is broken' "$tmp/o" && [ "$(tail -n 1 "$top/build/test-quick/summary.txt")" = "2 passed, 1 failed, 0 skipped" ] ||
+		{ tail "$tmp/o"; return 1; }
+}
+check "test: a failing changelog check still ends with the summary" t_summary_on_check_failure
+t_make_settings() {
+	# make passes CMD through untouched ($s, $?, $(...)), and refuses a
+	# guest setting the target does not read.
+	make -s -C "$TOP" env CMD='for s in a b; do echo $s $? $(x); done' > "$tmp/o" &&
+		expect '^CMD=for s in a b; do echo \$s \$? \$(x); done$' "$tmp/o" || return 1
+	# -n: were the check ever gone, nothing would run
+	if make -s -n -C "$TOP" test CPUS=8 > "$tmp/o" 2>&1; then echo "make test CPUS=8 was accepted"; return 1; fi
+	expect 'make test does not read CPUS' "$tmp/o"
+}
+check "make: CMD reaches the scripts untouched; an ignored CPUS= is an error" t_make_settings
 t_flaky() {
 	# Two base runs that disagree make the test flaky; its failure is known.
 	printf 'm\ta\tpass\nm\tb\tfail\n' > "$tmp/b1.tsv"
@@ -223,5 +297,20 @@ if [ "${SKIP_BOOT:-0}" != 1 ]; then
 	check "boot: guest exit status 3 comes back" t_exit3
 	check "boot: a hung guest is ended by the watchdog" t_hang
 	check "boot: a panicked guest ends the run with a clear error" t_panic
+	t_make_run_cmd() { # a shell snippet with '$' runs as typed
+		make -s -C "$TOP" run RESULTS="$tmp/run" QUIET=0 CMD='for s in a b; do echo "w=$s"; done; exit $((6 / 2))' > "$tmp/o" 2>&1
+		local rc=$?
+		[ "$rc" = 3 ] && expect '^w=a' "$tmp/o" && expect '^w=b' "$tmp/o" || { echo "rc=$rc"; tail "$tmp/o"; return 1; }
+	}
+	check "boot: make run CMD with \$ variables runs as typed" t_make_run_cmd
+	t_dead_suite_guest() { # a suite guest that dies is a failure, with its splat
+		printf '#!/bin/bash\necho "=== category: $1"\necho c > /proc/sysrq-trigger\n' > "$tmp/die.sh"
+		chmod +x "$tmp/die.sh"
+		SUITE_RUNNER="$tmp/die.sh" SUITE_TIMEOUT=120 QUIET=1 "$H/suite.sh" "$tmp/suite" cow > "$tmp/o" 2>&1 || { tail "$tmp/o"; return 1; }
+		expect $'^guest\tcow: the guest ended with status 1; first splat: Kernel panic' "$tmp/suite/results.tsv" ||
+			{ tail "$tmp/o"; return 1; }
+		if "$H/tap.py" compare /dev/null "$tmp/suite/results.tsv" > "$tmp/c"; then echo "compare passed a dead guest"; return 1; fi
+	}
+	check "suite: a guest that dies fails the run, with the console's first splat" t_dead_suite_guest
 fi
 exit $((fails > 0))
