@@ -11,6 +11,7 @@ reads_run := $(GUEST_SETTINGS)
 reads_env := $(GUEST_SETTINGS)
 reads_bisect-feature := $(filter-out CMD,$(GUEST_SETTINGS))
 reads_bench := $(filter-out CMD,$(GUEST_SETTINGS))
+reads_stress := APPEND
 goals := $(or $(MAKECMDGOALS),help)
 $(foreach v,$(GUEST_SETTINGS),$(if $(filter command line,$(origin $(v))),\
 	$(if $(filter $(v),$(foreach g,$(goals),$(reads_$(g)))),,\
@@ -21,15 +22,15 @@ $(foreach v,$(GUEST_SETTINGS),$(if $(filter command line,$(origin $(v))),\
 # sees it, in a command-line or an environment setting alike.
 SETTINGS := QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS KERNEL \
 	TEST STEPS PREFIXES OPTIONS FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT \
-	SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE PREALLOC WARMUP
+	SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE PREALLOC WARMUP DURATION TCG STORM
 $(foreach v,$(SETTINGS),$(if $(filter environment command,$(firstword $(origin $(v)))),$(eval override $(v) := $$(value $(v)))))
 
 export QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS KERNEL
-export TEST STEPS PREFIXES OPTIONS FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE PREALLOC WARMUP
+export TEST STEPS PREFIXES OPTIONS FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE PREALLOC WARMUP DURATION TCG STORM
 
 .PHONY: help tree export check-export config build selftests run test test-full \
 	baseline harness-test checkpatch check-off clean deps bench bench-report \
-	bisect-feature cover-table check-cover-table check-series env
+	bisect-feature cover-table check-cover-table check-series env stress
 
 help:
 	@echo "make run [CMD='...']   build what is missing, boot the patched kernel (shell or CMD)"
@@ -43,6 +44,7 @@ help:
 	@echo "make bisect-feature TEST='cmd'   which feature's sysctl makes the test fail (one boot); PATCH=1: and which patch"
 	@echo "make check-series [QUICK=1] [STEPS=...] every patch alone: builds, boots, warnings (hours cold)"
 	@echo "make cover-table       the cover letter's results table from results/ (then export)"
+	@echo "make stress [DURATION=600] [DEBUG=1]  features toggled every 100 ms under a mixed load, then leak checks"
 	@echo "make env               the settings as the scripts receive them"
 	@echo "See README.md for CPUS, MEM, NUMA, SWAP, DISKS, APPEND, TIMEOUT, ACCEL."
 
@@ -78,6 +80,8 @@ bench: build
 	@QUICK=$(QUICK) bench/run.sh
 env:
 	@for v in $(SETTINGS); do printf '%s=%s\n' "$$v" "$${!v-}"; done
+stress: tree
+	@$(H)/stress.sh
 bench-report:
 	@for d in results/*/*/; do python3 bench/report.py $$d > /dev/null; done
 	@python3 bench/report.py --summary results && echo "results/SUMMARY.md"
@@ -90,4 +94,4 @@ cover-table:
 check-cover-table:
 	@python3 $(H)/cover-table.py --check
 clean:
-	rm -rf build/obj build/base/obj build/test-* build/runs build/disks
+	rm -rf build/obj build/obj-debug build/base/obj build/test-* build/runs build/disks

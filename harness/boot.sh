@@ -43,7 +43,10 @@ if [ "${PREALLOC:-0}" = 1 ]; then
 	prealloc=,prealloc=on
 	[ "$NUMA" -gt 1 ] || args+=(-mem-prealloc)
 fi
-if [ "$accel" = kvm ]; then args+=(-accel kvm -cpu host); else args+=(-accel tcg,thread=multi -cpu max); fi
+# TCG=single: one host thread runs every vCPU in turn. Slower, but free of
+# multi-threaded TCG's text-patching fault (see README), for runs that
+# switch static keys under load (make stress).
+if [ "$accel" = kvm ]; then args+=(-accel kvm -cpu host); else args+=(-accel "tcg,thread=${TCG:-multi}" -cpu max); fi
 
 if [ "$NUMA" -gt 1 ]; then
 	per=$(( mem / NUMA ))
@@ -90,7 +93,7 @@ printf '%s\n' "${CMD:-}" > "$RESULTS/.guest/cmd"
 append="console=ttyS0 root=/dev/root rootfstype=9p ro init=$TOP/harness/guest/init"
 append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose"
 append+=" panic=-1 ${APPEND:-}"
-say "booting $(file -b "$KERNEL" | sed -n 's/.*version \([^ ]*\).*/\1/p') accel=$accel cpus=$CPUS mem=${mem}M numa=$NUMA${swap:+ swap=$swap}${DISKS:+ disks=$DISKS}"
+say "booting $(file -b "$KERNEL" | sed -n 's/.*version \([^ ]*\).*/\1/p') accel=$accel${TCG:+ ($TCG-threaded)} cpus=$CPUS mem=${mem}M numa=$NUMA${swap:+ swap=$swap}${DISKS:+ disks=$DISKS}"
 
 if [ -z "${CMD:-}" ]; then
 	[ -t 0 ] || die "no CMD and no terminal: nothing to run"

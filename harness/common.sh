@@ -5,7 +5,9 @@ set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=$(realpath -m "${BUILD:-$TOP/build}")
 SRC=$(realpath -m "${SRC:-$BUILD/linux}")   # git tree: base commit + series
-OBJ=$(realpath -m "${OBJ:-$BUILD/obj}")   # O= build directory (one per config)
+# O= build directory (one per config); the debug kernel (DEBUG=1) has its
+# own, so that switching between the two is not a full rebuild each time.
+OBJ=$(realpath -m "${OBJ:-$BUILD/obj$([ "${DEBUG:-0}" != 1 ] || echo -debug)}")
 PIN_FILE=$TOP/BASE_VERSION
 BASE_PKG=linux-source-6.12
 BASE_VERSION=$(sed -n 's/^version=//p' "$PIN_FILE")

@@ -29,6 +29,7 @@ guest() { # DIR 'VAR=value ...' CAT...: boot a guest that runs CATs
 			case ${kv%%=*} in CPUS|MEM|NUMA|SWAP|APPEND) declare "$kv" ;;
 			*) die "configs/test-categories: cannot set '$kv'" ;; esac
 		done
+		APPEND="$APPEND ${SUITE_APPEND:-}"	# make test DEBUG=1: panic_on_warn=1
 		RESULTS=$dir CPUS=$CPUS MEM=$MEM NUMA=$NUMA SWAP=$SWAP APPEND=$APPEND \
 			TIMEOUT=${SUITE_TIMEOUT:-3600} QUIET=${QUIET:-0} \
 			CMD="$runner $*" "$TOP/harness/boot.sh"

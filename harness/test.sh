@@ -14,6 +14,12 @@
 
 scope=${1:-quick}
 case $scope in quick) cats=$QUICK ;; full) cats=$FULL ;; *) die "usage: test.sh quick|full" ;; esac
+if [ "${DEBUG:-0}" = 1 ]; then
+	# The debug kernel (build/obj-debug): KUnit and DEBUG_CATS, any splat,
+	# lockdep or KASAN report, hung task or warning (panic_on_warn) fails.
+	scope=debug cats=$DEBUG_CATS SKIP_BENCH=1
+	export SUITE_APPEND=$DEBUG_APPEND SUITE_TIMEOUT=${SUITE_TIMEOUT:-$DEBUG_TIMEOUT}
+fi
 [ -z "${CATS:-}" ] || cats=$CATS
 out=$BUILD/test-$scope
 rm -rf "$out" && mkdir -p "$out"
@@ -58,7 +64,7 @@ QUICK=1 CHECKPATCH=0 "$TOP/harness/check-series.sh" > "$out/check-series.txt" 2>
 grep -E '^(ok|not ok) ' "$out/check-series.txt" | grep -v ': applies with git am' | record series
 grep -q '^not ok' "$out/check-series.txt" && broken series "see $out/check-series.txt"
 
-stage "(b) build with every feature on"
+stage "(b) build with every feature on${DEBUG:+ (DEBUG=$DEBUG)}"
 if FEATURES=all "$TOP/harness/build.sh"; then echo "ok build all features" | record build
 else echo "not ok build all features" | record build; broken build "the kernel does not build"; fi
 

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# make stress [DURATION=600] [DEBUG=1] [TCG=single|multi] [STORM=200]:
+# the features switched at random every 100 ms under a mixed memory-pressure
+# load (harness/guest/stress.sh says what runs and what is checked), in one
+# guest: 3 vCPUs, 2 GiB in 2 NUMA nodes, 1 GiB swap. Single-threaded TCG by
+# default: the load switches static keys, and multi-threaded TCG can die of
+# its text-patching fault under load (README). Any splat on the console
+# fails too. Ends with 'N passed, N failed'; logs in build/stress/<time>/.
+. "$(dirname "$0")/common.sh"
+
+dur=${DURATION:-600}
+out=$BUILD/stress/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+"$TOP/harness/build.sh"
+make -s -C "$TOP/bench/src" O="$BUILD/bench-bin" >&2 || die "bench programs do not build"
+set +e
+RESULTS=$out CPUS=${STRESS_CPUS:-3} MEM=${STRESS_MEM:-2G} NUMA=2 SWAP=1G TCG=${TCG:-single} \
+	TIMEOUT=$(( dur * 3 + 1800 )) QUIET=0 APPEND="${DEBUG:+panic_on_warn=1} ${APPEND:-}" \
+	CMD="STORM=${STORM:-200} $TOP/harness/guest/stress.sh $dur" "$TOP/harness/boot.sh"
+rc=$?
+set -e
+{
+	grep -E '^(ok|not ok) ' "$out/output.log" 2>/dev/null || true
+	"$TOP/harness/tap.py" splats "$out/console.log" stress | awk -F'\t' '{ print ($3 == "pass" ? "ok " : "not ok ") $2 }'
+	[ "$rc" = 0 ] || [ "$rc" = 1 ] || echo "not ok stress: the guest ended with status $rc"
+	grep -q '^stress: [0-9]* failed' "$out/output.log" 2>/dev/null || echo "not ok stress: the guest script did not finish"
+} > "$out/results.txt"
+cat "$out/results.txt"
+p=$(grep -c '^ok ' "$out/results.txt") f=$(grep -c '^not ok ' "$out/results.txt")
+say "logs: ${out#"$TOP"/}"
+echo "$p passed, $f failed"
+[ "$f" = 0 ]
