@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# make stress [DURATION=600] [DEBUG=1] [TCG=single|multi] [STORM=200]:
+# make stress [DURATION=600] [DEBUG=1] [TCG=single|multi] [STORM=200]
+#             [OOM_TASKS=400] [OOM_REPS=2]:
 # the features switched at random every 100 ms under a mixed memory-pressure
-# load (harness/guest/stress.sh says what runs and what is checked), in one
+# load (harness/guest/stress.sh says what runs and what is checked), then
+# OOM at scale, features off vs on (harness/guest/oom-scale.sh), in one
 # guest: 3 vCPUs, 2 GiB in 2 NUMA nodes, 1 GiB swap. Single-threaded TCG by
 # default: the load switches static keys, and multi-threaded TCG can die of
 # its text-patching fault under load (README). Any splat on the console
@@ -16,14 +18,17 @@ make -s -C "$TOP/bench/src" O="$BUILD/bench-bin" >&2 || die "bench programs do n
 set +e
 RESULTS=$out CPUS=${STRESS_CPUS:-3} MEM=${STRESS_MEM:-2G} NUMA=2 SWAP=1G TCG=${TCG:-single} \
 	TIMEOUT=$(( dur * 3 + 1800 )) QUIET=0 APPEND="${DEBUG:+panic_on_warn=1} ${APPEND:-}" \
-	CMD="STORM=${STORM:-200} $TOP/harness/guest/stress.sh $dur" "$TOP/harness/boot.sh"
+	CMD="STORM=${STORM:-200} $TOP/harness/guest/stress.sh $dur; a=\$?
+		$TOP/harness/guest/oom-scale.sh ${OOM_TASKS:-400} ${OOM_REPS:-2}; exit \$(( a | \$? ))" "$TOP/harness/boot.sh"
 rc=$?
 set -e
 {
 	grep -E '^(ok|not ok) ' "$out/output.log" 2>/dev/null || true
 	"$TOP/harness/tap.py" splats "$out/console.log" stress | awk -F'\t' '{ print ($3 == "pass" ? "ok " : "not ok ") $2 }'
 	[ "$rc" = 0 ] || [ "$rc" = 1 ] || echo "not ok stress: the guest ended with status $rc"
-	grep -q '^stress: [0-9]* failed' "$out/output.log" 2>/dev/null || echo "not ok stress: the guest script did not finish"
+	for part in stress oom-scale; do
+		grep -q "^$part: [0-9]* failed" "$out/output.log" 2>/dev/null || echo "not ok $part: the guest script did not finish"
+	done
 } > "$out/results.txt"
 cat "$out/results.txt"
 p=$(grep -c '^ok ' "$out/results.txt") f=$(grep -c '^not ok ' "$out/results.txt")

@@ -1,0 +1,93 @@
+#!/bin/bash
+# In the guest (make stress, after the toggling): OOM at scale. NTASKS tasks
+# allocate without swap until the OOM killer acts: in the root (together
+# 1.5x MemTotal) and inside a memory.max cgroup (MemTotal/4, together 1.6x
+# it), every feature sysctl off against every one on (configs/feature-sysctls),
+# interleaved, REPS times. Per run: seconds to the first OOM kill and to the
+# last task's end, kills, and from the mm_vmscan_direct_reclaim_throttle
+# tracepoint the largest total throttle wait of one task. Checks: on within
+# 1.2x of off (+5 s: TCG's noise) for both times, and no task waiting 10 s
+# or more in the throttle in all. Usage: oom-scale.sh [NTASKS] [REPS]
+n=${1:-400} reps=${2:-2}
+cg=/sys/fs/cgroup
+bin=$TOP/build/bench-bin
+T=/sys/kernel/tracing/instances/oom_scale
+fails=0
+ok() { echo "ok oom-scale: $*"; }
+nok() { echo "not ok oom-scale: $*"; fails=$((fails + 1)); }
+echo -1000 > /proc/self/oom_score_adj
+mem_mb=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
+swaps=$(awk 'NR > 1 { print $1 }' /proc/swaps)
+swapoff -a
+echo +memory > $cg/cgroup.subtree_control
+mkdir -p $cg/oom && echo $(( mem_mb / 4 ))M > $cg/oom/memory.max
+mkdir -p $T && echo 8192 > $T/buffer_size_kb
+ev=$T/events/vmscan/mm_vmscan_direct_reclaim_throttle
+[ -d "$ev" ] && echo 1 > $ev/enable
+echo 1 > $T/tracing_on
+
+set_features() { # 2 = the off column, 3 = the on column
+	local s off on opt
+	while read -r s off on opt; do
+		case $s in "" | \#*) continue ;; esac
+		[ ! -e "/proc/sys/${s//.//}" ] || echo "$( [ "$1" = 3 ] && echo "$on" || echo "$off")" > "/proc/sys/${s//.//}"
+	done < "$TOP/configs/feature-sysctls"
+}
+kills() { if [ "$1" = root ]; then awk '$1 == "oom_kill" {print $2}' /proc/vmstat; else awk '$1 == "oom_kill" {print $2}' $cg/oom/memory.events; fi; }
+now() { date +%s.%N; }
+
+run() { # where mode -> prints "first_s end_s kills max_wait_s"
+	local where=$1 mode=$2 mib target=$cg k0 t0 first="" i pids=()
+	if [ "$where" = root ]; then mib=$(( mem_mb * 3 / 2 / n + 1 ))
+	else mib=$(( mem_mb / 4 * 8 / 5 / n + 1 )) target=$cg/oom; fi
+	set_features "$mode"
+	sync; echo 3 > /proc/sys/vm/drop_caches; sleep 1
+	echo > $T/trace
+	k0=$(kills "$where")
+	t0=$(now)
+	for ((i = 0; i < n; i++)); do
+		( echo 0 > /proc/self/oom_score_adj; echo $BASHPID > $target/cgroup.procs
+		  exec "$bin/memhog" -m $mib -d 1 > /dev/null 2>&1 ) &
+		pids+=($!)
+	done
+	while [ -n "$(jobs -r)" ]; do
+		[ -n "$first" ] || [ "$(kills "$where")" = "$k0" ] || first=$(echo "$(now) - $t0" | bc)
+		sleep 0.1
+	done
+	wait
+	local end k wait_s
+	end=$(echo "$(now) - $t0" | bc)
+	k=$(( $(kills "$where") - k0 ))
+	# the tracepoint's wait_us summed per task (the pid after the comm)
+	wait_s=$(awk '/mm_vmscan_direct_reclaim_throttle:/ { split($1, a, "-"); pid = a[length(a)]
+		for (i = 1; i <= NF; i++) if ($i ~ /^wait_us=/) { sub(/wait_us=/, "", $i); w[pid] += $i } }
+		END { m = 0; for (p in w) if (w[p] > m) m = w[p]; printf "%.2f", m / 1e6 }' $T/trace)
+	echo "${first:-0} $end $k $wait_s"
+}
+
+for where in root memcg; do
+	: > /tmp/oom-$where
+	for ((r = 0; r < reps; r++)); do
+		for mode in 2 3; do
+			read -r first end k w <<< "$(run $where $mode)"
+			label=$([ $mode = 2 ] && echo off || echo on)
+			echo "oom-scale: $where $label rep $r: first kill ${first}s, end ${end}s, $k kills, longest throttle wait of a task ${w}s"
+			echo "$label $first $end $k $w" >> /tmp/oom-$where
+		done
+	done
+	read -r foff fon eoff eon koff kon wmax <<< "$(awk '{ f[$1] += $2; e[$1] += $3; k[$1] += $4; if ($5 > w) w = $5; c[$1]++ }
+		END { printf "%.1f %.1f %.1f %.1f %.1f %.1f %.2f", f["off"] / c["off"], f["on"] / c["on"], e["off"] / c["off"], e["on"] / c["on"], k["off"] / c["off"], k["on"] / c["on"], w }' /tmp/oom-$where)"
+	msg="$where, $n tasks, mean of $reps: first kill ${foff}s off / ${fon}s on, end ${eoff}s / ${eon}s, kills $koff / $kon"
+	if awk -v a="$fon" -v b="$foff" -v c="$eon" -v d="$eoff" -v k="$kon" 'BEGIN { exit !(k > 0 && a <= 1.2 * b + 5 && c <= 1.2 * d + 5) }'; then
+		ok "$msg (on within 1.2x of off, +5 s)"
+	else nok "$msg (on not within 1.2x of off, +5 s, or no kill)"; fi
+	awk -v w="$wmax" 'BEGIN { exit !(w < 10) }' && ok "$where: no task waited 10 s in the throttle (longest ${wmax}s)" ||
+		nok "$where: a task waited ${wmax}s in the throttle"
+done
+set_features 2
+echo 0 > $T/tracing_on
+[ ! -d "$ev" ] || echo 0 > $ev/enable
+rmdir $T $cg/oom 2>/dev/null
+for d in $swaps; do swapon "$d"; done
+echo "oom-scale: $fails failed"
+exit $(( fails > 0 ))
