@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make stress [DURATION=600] [DEBUG=1] [TCG=single|multi] [STORM=200]
-#             [OOM_TASKS=400] [OOM_REPS=2]:
+#             [OOM_TASKS=400] [OOM_REPS=1]:
 # the features switched at random every 100 ms under a mixed memory-pressure
 # load (harness/guest/stress.sh says what runs and what is checked), then
 # OOM at scale, features off vs on (harness/guest/oom-scale.sh), in one
@@ -19,7 +19,7 @@ set +e
 RESULTS=$out CPUS=${STRESS_CPUS:-3} MEM=${STRESS_MEM:-2G} NUMA=2 SWAP=1G TCG=${TCG:-single} \
 	TIMEOUT=$(( dur * 3 + 1800 )) QUIET=0 APPEND="${DEBUG:+panic_on_warn=1} ${APPEND:-}" \
 	CMD="STORM=${STORM:-200} $TOP/harness/guest/stress.sh $dur; a=\$?
-		$TOP/harness/guest/oom-scale.sh ${OOM_TASKS:-400} ${OOM_REPS:-2}; exit \$(( a | \$? ))" "$TOP/harness/boot.sh"
+		$TOP/harness/guest/oom-scale.sh ${OOM_TASKS:-400} ${OOM_REPS:-1}; exit \$(( a | \$? ))" "$TOP/harness/boot.sh"
 rc=$?
 set -e
 {

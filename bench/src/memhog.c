@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * memhog: keep MIB of anonymous memory hot until killed or -d seconds pass.
+ * memhog: keep MIB of anonymous memory hot until killed, -d seconds pass or
+ * -p passes over the whole set are done.
  * Each pass writes one word per page, so the whole set stays on the active
  * lists and reclaim has to swap it out and fault it back continuously.
  * (stress-ng --vm trims its size to the free memory; this does not.)
@@ -18,25 +19,28 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: memhog -m MIB [-d SECONDS] [-r READY_FILE]\n");
+	fprintf(f, "usage: memhog -m MIB [-d SECONDS] [-p PASSES] [-r READY_FILE]\n");
 }
 
 int main(int argc, char **argv)
 {
-	uint64_t mib = 0, seconds = 0, passes = 0;
+	uint64_t mib = 0, seconds = 0, passes = 0, max_passes = 0;
 	const char *ready = NULL;
 	size_t page = sysconf(_SC_PAGESIZE), len, off;
 	double t0;
 	char *p;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "m:d:r:h")) != -1) {
+	while ((opt = getopt(argc, argv, "m:d:p:r:h")) != -1) {
 		switch (opt) {
 		case 'm':
 			mib = parse_u64(optarg, 10, 1, 1 << 20, "bad -m");
 			break;
 		case 'd':
 			seconds = parse_u64(optarg, 10, 1, 1 << 30, "bad -d");
+			break;
+		case 'p':
+			max_passes = parse_u64(optarg, 10, 1, 1 << 30, "bad -p");
 			break;
 		case 'r':
 			ready = optarg;
@@ -58,7 +62,8 @@ int main(int argc, char **argv)
 	if (p == MAP_FAILED)
 		die("mmap");
 	t0 = now_s();
-	while (!stop && (!seconds || now_s() - t0 < seconds)) {
+	while (!stop && (!seconds || now_s() - t0 < seconds) &&
+	       (!max_passes || passes < max_passes)) {
 		for (off = 0; off < len && !stop; off += page)
 			*(volatile uint64_t *)(p + off) = passes + off;
 		if (!passes++ && ready) {

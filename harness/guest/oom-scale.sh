@@ -8,7 +8,7 @@
 # tracepoint the largest total throttle wait of one task. Checks: on within
 # 1.2x of off (+5 s: TCG's noise) for both times, and no task waiting 10 s
 # or more in the throttle in all. Usage: oom-scale.sh [NTASKS] [REPS]
-n=${1:-400} reps=${2:-2}
+n=${1:-400} reps=${2:-1}
 cg=/sys/fs/cgroup
 bin=$TOP/build/bench-bin
 T=/sys/kernel/tracing/instances/oom_scale
@@ -17,10 +17,17 @@ ok() { echo "ok oom-scale: $*"; }
 nok() { echo "not ok oom-scale: $*"; fails=$((fails + 1)); }
 echo -1000 > /proc/self/oom_score_adj
 mem_mb=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
+# Each kill would print every task (400 lines) on the serial console: under
+# TCG that, not the kernel, would set the pace.
+read -r dump < /proc/sys/vm/oom_dump_tasks
+echo 0 > /proc/sys/vm/oom_dump_tasks
 swaps=$(awk 'NR > 1 { print $1 }' /proc/swaps)
 swapoff -a
 echo +memory > $cg/cgroup.subtree_control
-mkdir -p $cg/oom && echo $(( mem_mb / 4 ))M > $cg/oom/memory.max
+# The tasks live in oom-root (no limit: global OOM) or oom (memory.max):
+# cgroup.events says when the last is gone, memory.events counts the kills.
+mkdir -p $cg/oom-root $cg/oom && echo $(( mem_mb / 4 ))M > $cg/oom/memory.max
+mkfifo /tmp/oom-tick && exec {tick}<> /tmp/oom-tick	# read -t: a sleep without a fork
 mkdir -p $T && echo 8192 > $T/buffer_size_kb
 ev=$T/events/vmscan/mm_vmscan_direct_reclaim_throttle
 [ -d "$ev" ] && echo 1 > $ev/enable
@@ -33,31 +40,46 @@ set_features() { # 2 = the off column, 3 = the on column
 		[ ! -e "/proc/sys/${s//.//}" ] || echo "$( [ "$1" = 3 ] && echo "$on" || echo "$off")" > "/proc/sys/${s//.//}"
 	done < "$TOP/configs/feature-sysctls"
 }
-kills() { if [ "$1" = root ]; then awk '$1 == "oom_kill" {print $2}' /proc/vmstat; else awk '$1 == "oom_kill" {print $2}' $cg/oom/memory.events; fi; }
+# Builtins only in the polling loop: a fork under OOM can take seconds.
+event() { # file key -> REPLY
+	local k v
+	REPLY=
+	while read -r k v; do [ "$k" != "$2" ] || { REPLY=$v; return; }; done < "$1"
+}
 now() { date +%s.%N; }
 
 run() { # where mode -> prints "first_s end_s kills max_wait_s"
-	local where=$1 mode=$2 mib target=$cg k0 t0 first="" i pids=()
-	if [ "$where" = root ]; then mib=$(( mem_mb * 3 / 2 / n + 1 ))
+	local where=$1 mode=$2 mib target k0 t0 first="" i pids=() k
+	if [ "$where" = root ]; then mib=$(( mem_mb * 3 / 2 / n + 1 )) target=$cg/oom-root
 	else mib=$(( mem_mb / 4 * 8 / 5 / n + 1 )) target=$cg/oom; fi
 	set_features "$mode"
 	sync; echo 3 > /proc/sys/vm/drop_caches; sleep 1
 	echo > $T/trace
-	k0=$(kills "$where")
-	t0=$(now)
+	local p stat
+	event $target/memory.events oom_kill
+	k0=$REPLY t0=$(now)
+	# Every task stops itself before it allocates; all start together.
 	for ((i = 0; i < n; i++)); do
 		( echo 0 > /proc/self/oom_score_adj; echo $BASHPID > $target/cgroup.procs
-		  exec "$bin/memhog" -m $mib -d 1 > /dev/null 2>&1 ) &
+		  kill -STOP $BASHPID; exec "$bin/memhog" -m $mib -p 2 > /dev/null 2>&1 ) &
 		pids+=($!)
 	done
-	while [ -n "$(jobs -r)" ]; do
-		[ -n "$first" ] || [ "$(kills "$where")" = "$k0" ] || first=$(echo "$(now) - $t0" | bc)
-		sleep 0.1
+	for p in "${pids[@]}"; do
+		until read -r -a stat < /proc/$p/stat && [ "${stat[2]}" = T ]; do sleep 0.1; done
 	done
+	echo "oom-scale: $n tasks of $mib MiB stopped at the start line after $(echo "$(now) - $t0" | bc)s" >&2
+	local start=$EPOCHREALTIME tfirst="" tend	# EPOCHREALTIME: a clock without a fork
+	kill -CONT "${pids[@]}"
+	while event $target/cgroup.events populated && [ "$REPLY" = 1 ]; do
+		[ -n "$tfirst" ] || { event $target/memory.events oom_kill; [ "$REPLY" = "$k0" ]; } || tfirst=$EPOCHREALTIME
+		read -r -t 0.1 -u $tick _
+	done
+	tend=$EPOCHREALTIME
 	wait
-	local end k wait_s
-	end=$(echo "$(now) - $t0" | bc)
-	k=$(( $(kills "$where") - k0 ))
+	local end wait_s
+	first=$(echo "${tfirst:-$start} - $start" | bc) end=$(echo "$tend - $start" | bc)
+	event $target/memory.events oom_kill
+	k=$(( REPLY - k0 ))
 	# the tracepoint's wait_us summed per task (the pid after the comm)
 	wait_s=$(awk '/mm_vmscan_direct_reclaim_throttle:/ { split($1, a, "-"); pid = a[length(a)]
 		for (i = 1; i <= NF; i++) if ($i ~ /^wait_us=/) { sub(/wait_us=/, "", $i); w[pid] += $i } }
@@ -87,7 +109,8 @@ done
 set_features 2
 echo 0 > $T/tracing_on
 [ ! -d "$ev" ] || echo 0 > $ev/enable
-rmdir $T $cg/oom 2>/dev/null
+rmdir $T $cg/oom $cg/oom-root 2>/dev/null
 for d in $swaps; do swapon "$d"; done
+echo "$dump" > /proc/sys/vm/oom_dump_tasks
 echo "oom-scale: $fails failed"
 exit $(( fails > 0 ))

@@ -31,7 +31,7 @@ sysctl_path() { echo "/proc/sys/${1//.//}"; }
 # --- set-up ---------------------------------------------------------------
 echo +memory > $cg/cgroup.subtree_control
 mkdir -p $cg/stress/a/b/readers $cg/stress/thrash $cg/stress/storm $cg/stress/writer \
-	$cg/stress/migrate $cg/stress/churn
+	$cg/stress/migrate $cg/stress/churn $cg/stress/churner
 for d in stress stress/a stress/a/b stress/churn; do echo +memory > $cg/$d/cgroup.subtree_control; done
 lim=$(( mem_mb / 8 ))
 echo ${lim}M > $cg/stress/a/b/readers/memory.max
@@ -60,9 +60,11 @@ if [ "$nodes" -ge 2 ]; then
 		[ \$rc = 0 ] || [ \$rc -gt 128 ] || [ \$rc = 4 ] || { echo \"rc=\$rc \$k\"; tail -n 3 $st/mig.out; } >> $st/mig.fail
 		echo \$k >> $st/mig.runs; done; done"
 fi
-run_in churn bash -c "i=0; while :; do i=\$((i + 1)); d=$cg/stress/churn/c\$i; mkdir \$d || continue
+# (the loop itself in a leaf of its own: churn has controllers for its children)
+run_in churner bash -c "i=0; while :; do i=\$((i + 1)); d=$cg/stress/churn/c\$i; mkdir \$d || continue
 	( echo \$BASHPID > \$d/cgroup.procs; exec $bin/memhog -m 16 -d 1 > /dev/null )
 	rmdir \$d 2>/dev/null || echo \$d >> $st/churn.left; done"
+disown -a	# their end is cgroup.kill's, not news
 
 # --- the toggler ------------------------------------------------------------
 names=() valid=() bad=()
@@ -74,16 +76,20 @@ done < "$TOP/configs/stress-sysctls"
 # Vmstat counters of the series must never go backwards.
 vm_snap() { grep -E "^($(grep -v '^#' "$TOP/configs/feature-vmstat" | paste -sd'|')) " /proc/vmstat; }
 vm_snap > $st/vm.prev
+# The toggler forks nothing (builtins only: a fork under this load can take
+# seconds) and runs SCHED_FIFO, so that it keeps its 100 ms pace.
+chrt -f -p 10 $$ > /dev/null || echo "# chrt failed: the toggler runs SCHED_OTHER"
+mkfifo $st/tick && exec {tick}<> $st/tick	# read -t on it: a sleep without a fork
 toggles=0 refused=0 wrong=0 end=$(( SECONDS + dur )) next_vm=$(( SECONDS + 10 ))
 while [ $SECONDS -lt $end ] && [ ${#names[@]} -gt 0 ]; do
-	k=$(( RANDOM % ${#names[@]} )) p=$(sysctl_path "${names[$k]}")
+	k=$(( RANDOM % ${#names[@]} )) p=/proc/sys/${names[$k]//.//}
 	if [ $(( RANDOM % 5 )) = 0 ]; then
 		read -ra vs <<< "${bad[$k]}"; v=${vs[RANDOM % ${#vs[@]}]}
-		before=$(cat "$p")
+		read -r before < "$p"
 		if echo "$v" 2>/dev/null > "$p"; then
 			wrong=$((wrong + 1)); echo "# ${names[$k]}=$v was accepted" >&2
-		elif [ "$(cat "$p")" != "$before" ]; then
-			wrong=$((wrong + 1)); echo "# ${names[$k]}=$v was refused but changed $before to $(cat "$p")" >&2
+		elif read -r after < "$p" && [ "$after" != "$before" ]; then
+			wrong=$((wrong + 1)); echo "# ${names[$k]}=$v was refused but changed $before to $after" >&2
 		else refused=$((refused + 1)); fi
 	else
 		read -ra vs <<< "${valid[$k]}"; v=${vs[RANDOM % ${#vs[@]}]}
@@ -95,8 +101,9 @@ while [ $SECONDS -lt $end ] && [ ${#names[@]} -gt 0 ]; do
 		join $st/vm.prev $st/vm.now | awk '$3 < $2' >> $st/vm.regress
 		mv $st/vm.now $st/vm.prev
 	fi
-	sleep 0.1
+	read -r -t 0.1 -u $tick _
 done
+chrt -o -p 0 $$ > /dev/null
 echo "stress: load ran ${dur}s; $toggles sysctl writes, $refused bad values refused, $(wc -l < $st/mig.runs 2>/dev/null || echo 0) migration runs"
 
 # --- teardown and checks ----------------------------------------------------
