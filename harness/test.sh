@@ -17,7 +17,9 @@ case $scope in quick) cats=$QUICK ;; full) cats=$FULL ;; *) die "usage: test.sh 
 if [ "${DEBUG:-0}" = 1 ]; then
 	# The debug kernel (build/obj-debug): KUnit and DEBUG_CATS, any splat,
 	# lockdep or KASAN report, hung task or warning (panic_on_warn) fails.
+	# (the harness's boot tests ran on the normal kernel: SKIP_BOOT)
 	scope=debug cats=$DEBUG_CATS SKIP_BENCH=1
+	export SKIP_BOOT=${SKIP_BOOT:-1}
 	export SUITE_APPEND=$DEBUG_APPEND SUITE_TIMEOUT=${SUITE_TIMEOUT:-$DEBUG_TIMEOUT}
 fi
 [ -z "${CATS:-}" ] || cats=$CATS
@@ -60,11 +62,14 @@ record checkpatch < "$out/checkpatch.txt"
 grep -q '^not ok' "$out/checkpatch.txt" && broken checkpatch "see $out/checkpatch.txt"
 # make check-series' cheap part: changelogs, MAINTAINERS (the builds of every
 # prefix and option are make check-series' own, hours cold)
-QUICK=1 CHECKPATCH=0 "$TOP/harness/check-series.sh" > "$out/check-series.txt" 2>&1 || true
+cs=0
+QUICK=1 CHECKPATCH=0 "$TOP/harness/check-series.sh" > "$out/check-series.txt" 2>&1 || cs=$?
 grep -E '^(ok|not ok) ' "$out/check-series.txt" | grep -v ': applies with git am' | record series
+[ "$cs" = 0 ] || grep -q '^not ok' "$out/check-series.txt" ||
+	echo "not ok check-series.sh ended with status $cs" | record series
 grep -q '^not ok' "$out/check-series.txt" && broken series "see $out/check-series.txt"
 
-stage "(b) build with every feature on${DEBUG:+ (DEBUG=$DEBUG)}"
+stage "(b) build with every feature on$([ "$scope" != debug ] || echo ', the debug kernel')"
 if FEATURES=all "$TOP/harness/build.sh"; then echo "ok build all features" | record build
 else echo "not ok build all features" | record build; broken build "the kernel does not build"; fi
 
