@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make stress [DURATION=600] [DEBUG=1] [TCG=single|multi] [STORM=200]
-#             [OOM_TASKS=400] [OOM_REPS=1]:
+#             [OOM_TASKS=100] [OOM_REPS=1]:
 # the features switched at random every 100 ms under a mixed memory-pressure
 # load (harness/guest/stress.sh says what runs and what is checked), then
 # OOM at scale, features off vs on (harness/guest/oom-scale.sh), in one
@@ -8,6 +8,8 @@
 # default: the load switches static keys, and multi-threaded TCG can die of
 # its text-patching fault under load (README). Any splat on the console
 # fails too. Ends with 'N passed, N failed'; logs in build/stress/<time>/.
+# The guest runs copies of its scripts: bash reads a script as it goes, and
+# an edit to the tree during a run would change the running one.
 . "$(dirname "$0")/common.sh"
 
 dur=${DURATION:-600}
@@ -18,8 +20,9 @@ make -s -C "$TOP/bench/src" O="$BUILD/bench-bin" >&2 || die "bench programs do n
 set +e
 RESULTS=$out CPUS=${STRESS_CPUS:-3} MEM=${STRESS_MEM:-2G} NUMA=2 SWAP=1G TCG=${TCG:-single} \
 	TIMEOUT=$(( dur * 3 + 1800 )) QUIET=0 APPEND="${DEBUG:+panic_on_warn=1} ${APPEND:-}" \
-	CMD="STORM=${STORM:-200} $TOP/harness/guest/stress.sh $dur; a=\$?
-		$TOP/harness/guest/oom-scale.sh ${OOM_TASKS:-400} ${OOM_REPS:-1}; exit \$(( a | \$? ))" "$TOP/harness/boot.sh"
+	CMD="cp $TOP/harness/guest/stress.sh $TOP/harness/guest/oom-scale.sh /tmp/ || exit 2
+		STORM=${STORM:-200} /tmp/stress.sh $dur; a=\$?
+		/tmp/oom-scale.sh ${OOM_TASKS:-100} ${OOM_REPS:-1}; exit \$(( a | \$? ))" "$TOP/harness/boot.sh"
 rc=$?
 set -e
 {

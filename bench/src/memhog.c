@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * memhog: keep MIB of anonymous memory hot until killed, -d seconds pass or
- * -p passes over the whole set are done.
+ * -p passes over the whole set are done. -S stops it (SIGSTOP) once mapped,
+ * before the first touch, so that a caller can start many at once.
  * Each pass writes one word per page, so the whole set stays on the active
  * lists and reclaim has to swap it out and fault it back continuously.
  * (stress-ng --vm trims its size to the free memory; this does not.)
@@ -19,19 +20,20 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: memhog -m MIB [-d SECONDS] [-p PASSES] [-r READY_FILE]\n");
+	fprintf(f, "usage: memhog -m MIB [-d SECONDS] [-p PASSES] [-r READY_FILE] [-S]\n");
 }
 
 int main(int argc, char **argv)
 {
 	uint64_t mib = 0, seconds = 0, passes = 0, max_passes = 0;
 	const char *ready = NULL;
+	int stop_first = 0;
 	size_t page = sysconf(_SC_PAGESIZE), len, off;
 	double t0;
 	char *p;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "m:d:p:r:h")) != -1) {
+	while ((opt = getopt(argc, argv, "m:d:p:r:Sh")) != -1) {
 		switch (opt) {
 		case 'm':
 			mib = parse_u64(optarg, 10, 1, 1 << 20, "bad -m");
@@ -44,6 +46,9 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			ready = optarg;
+			break;
+		case 'S':
+			stop_first = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -61,6 +66,9 @@ int main(int argc, char **argv)
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		die("mmap");
+	/* -S: wait for SIGCONT here, so that many hogs can start at once */
+	if (stop_first)
+		raise(SIGSTOP);
 	t0 = now_s();
 	while (!stop && (!seconds || now_s() - t0 < seconds) &&
 	       (!max_passes || passes < max_passes)) {

@@ -22,7 +22,8 @@ mem_mb=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
 read -r dump < /proc/sys/vm/oom_dump_tasks
 echo 0 > /proc/sys/vm/oom_dump_tasks
 swaps=$(awk 'NR > 1 { print $1 }' /proc/swaps)
-swapoff -a
+for d in $swaps; do swapoff "$d" || nok "swapoff $d"; done
+[ "$(awk 'NR > 1' /proc/swaps)" = "" ] || nok "swap still on: $(awk 'NR > 1 { print $1 }' /proc/swaps)"
 echo +memory > $cg/cgroup.subtree_control
 # The tasks live in oom-root (no limit: global OOM) or oom (memory.max):
 # cgroup.events says when the last is gone, memory.events counts the kills.
@@ -58,16 +59,18 @@ run() { # where mode -> prints "first_s end_s kills max_wait_s"
 	local p stat
 	event $target/memory.events oom_kill
 	k0=$REPLY t0=$(now)
-	# Every task stops itself before it allocates; all start together.
+	# Every task stops itself once mapped, before its first touch (memhog
+	# -S); all start together.
 	for ((i = 0; i < n; i++)); do
 		( echo 0 > /proc/self/oom_score_adj; echo $BASHPID > $target/cgroup.procs
-		  kill -STOP $BASHPID; exec "$bin/memhog" -m $mib -p 2 > /dev/null 2>&1 ) &
+		  exec "$bin/memhog" -S -m $mib -p 3 > /dev/null 2>&1 ) &
 		pids+=($!)
 	done
 	for p in "${pids[@]}"; do
 		until read -r -a stat < /proc/$p/stat && [ "${stat[2]}" = T ]; do sleep 0.1; done
 	done
-	echo "oom-scale: $n tasks of $mib MiB stopped at the start line after $(echo "$(now) - $t0" | bc)s" >&2
+	echo "oom-scale: $n tasks of $mib MiB stopped at the start line after $(echo "$(now) - $t0" | bc)s;" \
+		"MemAvailable $(awk '/MemAvailable/ { print int($2 / 1024) }' /proc/meminfo) MB, swap $(awk 'NR > 1 { s += $3 } END { print s + 0 }' /proc/swaps) kB used" >&2
 	local start=$EPOCHREALTIME tfirst="" tend	# EPOCHREALTIME: a clock without a fork
 	kill -CONT "${pids[@]}"
 	while event $target/cgroup.events populated && [ "$REPLY" = 1 ]; do

@@ -55,8 +55,8 @@ run_in thrash bash -c "while :; do $bin/qsbench -p 2 -m $lim -l 1 > /dev/null; d
 run_in writer bash -c "while :; do dd if=/dev/zero of=/mnt/xfs/w bs=1M count=$lim conv=fdatasync 2>/dev/null; rm -f /mnt/xfs/w; done"
 if [ "$nodes" -ge 2 ]; then
 	# exit 1 is a verification failure (node or data); a kill is not
-	run_in migrate bash -c "while :; do for k in 4k thp; do n=512; [ \$k = 4k ] || n=8
-		$bin/migrate_copy -k \$k -n \$n -r 10 -F $mflags > $st/mig.out 2>&1; rc=\$?
+	run_in migrate bash -c "while :; do for k in 4k thp; do n=256; [ \$k = 4k ] || n=4
+		$bin/migrate_copy -k \$k -n \$n -r 2 -F $mflags > $st/mig.out 2>&1; rc=\$?
 		[ \$rc = 0 ] || [ \$rc -gt 128 ] || [ \$rc = 4 ] || { echo \"rc=\$rc \$k\"; tail -n 3 $st/mig.out; } >> $st/mig.fail
 		echo \$k >> $st/mig.runs; done; done"
 fi
