@@ -32,6 +32,11 @@ mkfifo /tmp/oom-tick && exec {tick}<> /tmp/oom-tick	# read -t: a sleep without a
 mkdir -p $T && echo 8192 > $T/buffer_size_kb
 ev=$T/events/vmscan/mm_vmscan_direct_reclaim_throttle
 [ -d "$ev" ] && echo 1 > $ev/enable
+# Times come from the trace clock, not from this script: under the OOM storm
+# a shell's own pages are reclaimed too and it sees the first kill late.
+echo 1 > $T/events/oom/mark_victim/enable
+echo 'comm == "memhog"' > $T/events/sched/sched_process_exit/filter
+echo 1 > $T/events/sched/sched_process_exit/enable
 echo 1 > $T/tracing_on
 
 set_features() { # 2 = the off column, 3 = the on column
@@ -50,7 +55,7 @@ event() { # file key -> REPLY
 now() { date +%s.%N; }
 
 run() { # where mode -> prints "first_s end_s kills max_wait_s"
-	local where=$1 mode=$2 mib target k0 t0 first="" i pids=() k
+	local where=$1 mode=$2 mib target k0 t0 first end i pids=() k
 	if [ "$where" = root ]; then mib=$(( mem_mb * 3 / 2 / n + 1 )) target=$cg/oom-root
 	else mib=$(( mem_mb / 4 * 8 / 5 / n + 1 )) target=$cg/oom; fi
 	set_features "$mode"
@@ -71,16 +76,18 @@ run() { # where mode -> prints "first_s end_s kills max_wait_s"
 	done
 	echo "oom-scale: $n tasks of $mib MiB stopped at the start line after $(echo "$(now) - $t0" | bc)s;" \
 		"MemAvailable $(awk '/MemAvailable/ { print int($2 / 1024) }' /proc/meminfo) MB, swap $(awk 'NR > 1 { s += $3 } END { print s + 0 }' /proc/swaps) kB used" >&2
-	local start=$EPOCHREALTIME tfirst="" tend	# EPOCHREALTIME: a clock without a fork
+	echo oom-scale-start > $T/trace_marker
 	kill -CONT "${pids[@]}"
 	while event $target/cgroup.events populated && [ "$REPLY" = 1 ]; do
-		[ -n "$tfirst" ] || { event $target/memory.events oom_kill; [ "$REPLY" = "$k0" ]; } || tfirst=$EPOCHREALTIME
-		read -r -t 0.1 -u $tick _
+		read -r -t 0.5 -u $tick _
 	done
-	tend=$EPOCHREALTIME
 	wait
 	local end wait_s
-	first=$(echo "${tfirst:-$start} - $start" | bc) end=$(echo "$tend - $start" | bc)
+	# seconds from the start marker to the first mark_victim and to the last
+	# hog's exit, by the trace clock
+	read -r first end <<< "$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0; break } }
+		/oom-scale-start/ { t0 = t } / mark_victim:/ && !f { f = t } / sched_process_exit:/ { e = t }
+		END { printf "%.2f %.2f", (f ? f - t0 : 0), e - t0 }' $T/trace)"
 	event $target/memory.events oom_kill
 	k=$(( REPLY - k0 ))
 	# the tracepoint's wait_us summed per task (the pid after the comm)
@@ -111,6 +118,8 @@ for where in root memcg; do
 done
 set_features 2
 echo 0 > $T/tracing_on
+echo 0 > $T/events/oom/mark_victim/enable
+echo 0 > $T/events/sched/sched_process_exit/enable
 [ ! -d "$ev" ] || echo 0 > $ev/enable
 rmdir $T $cg/oom $cg/oom-root 2>/dev/null
 for d in $swaps; do swapon "$d"; done
