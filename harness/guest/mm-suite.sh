@@ -18,7 +18,10 @@ for c in "$@"; do
 	t0=$(date +%s)
 	# Each test's start goes to the kernel log too, so that a splat on the
 	# console names the test that was running (tap.py splats).
-	./run_vmtests.sh -t "$c" 2>&1 | while IFS= read -r line; do
+	# stdbuf: run_vmtests.sh prefixes each test's output with sed, which
+	# would hold it until the test ends; line by line, a slow or stuck test
+	# shows how far it got.
+	stdbuf -oL ./run_vmtests.sh -t "$c" 2>&1 | while IFS= read -r line; do
 		printf '%s\n' "$line"
 		case $line in "# running "*) echo "mm-harness: running $c: ${line#\# running }" > /dev/kmsg ;; esac
 	done
