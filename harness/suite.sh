@@ -43,7 +43,7 @@ guest() { # DIR 'VAR=value ...' CAT...: boot a guest that runs CATs
 	if [ "$rc" != 0 ]; then
 		say "guest run ($*) ended with status $rc (results so far in $dir)"
 		splat=$("$TOP/harness/tap.py" splats "$dir/console.log" x 2>/dev/null |
-			awk -F'\t' '$3 == "fail" { sub(/^x: /, "", $2); print "; first splat: " $2; exit }')
+			awk -F'\t' '$3 == "fail" && !n++ { sub(/^x: /, "", $2); print "; first splat: " $2 }')
 		printf 'guest\t%s: the guest ended with status %s%s\tfail\n' "$*" "$rc" "$splat" >> "$out/guests.tsv"
 	fi
 }
