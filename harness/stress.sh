@@ -19,7 +19,7 @@ mkdir -p "$out"
 make -s -C "$TOP/bench/src" O="$BUILD/bench-bin" >&2 || die "bench programs do not build"
 set +e
 RESULTS=$out CPUS=${STRESS_CPUS:-3} MEM=${STRESS_MEM:-2G} NUMA=2 SWAP=1G TCG=${TCG:-single} \
-	TIMEOUT=$(( dur * 3 + 1800 )) QUIET=0 APPEND="${DEBUG:+panic_on_warn=1} ${APPEND:-}" \
+	TIMEOUT=$(( dur * 3 + 1800 )) QUIET=0 APPEND="$([ "${DEBUG:-0}" != 1 ] || echo panic_on_warn=1) ${APPEND:-}" \
 	CMD="cp $TOP/harness/guest/stress.sh $TOP/harness/guest/oom-scale.sh /tmp/ || exit 2
 		STORM=${STORM:-200} /tmp/stress.sh $dur; a=\$?
 		/tmp/oom-scale.sh ${OOM_TASKS:-100} ${OOM_REPS:-1}; exit \$(( a | \$? ))" "$TOP/harness/boot.sh"
