@@ -39,6 +39,8 @@ snap_delta() {
 # A variant is a comma-separated list of settings:
 #   lru=classic|mglru        /sys/kernel/mm/lru_gen/enabled
 #   vm.NAME=VALUE            a sysctl
+#   features=off|on          every sysctl in configs/feature-sysctls that
+#                            the kernel has, at its off or on value
 #   base                     no setting (the name documents the intent)
 apply_variant() {
 	local s
@@ -48,6 +50,13 @@ apply_variant() {
 		lru=mglru) echo y > /sys/kernel/mm/lru_gen/enabled || return 1 ;;
 		vm.*=*) s=${s#vm.}; echo "${s#*=}" > "/proc/sys/vm/${s%%=*}" 2>/dev/null ||
 			{ echo "sysctl ${s%%=*} not available"; return 1; } ;;
+		features=off | features=on) # every feature sysctl the kernel has
+			local col=$([ "${s#features=}" = off ] && echo 2 || echo 3) k v
+			# (no /dev/fd in the guest: no process substitution)
+			awk -v c="$col" '!/^#/ && NF {print $1, $c}' "$TOP/configs/feature-sysctls" > /tmp/features.v
+			while read -r k v; do
+				[ ! -e "/proc/sys/${k//.//}" ] || echo "$v" > "/proc/sys/${k//.//}" || return 1
+			done < /tmp/features.v ;;
 		base | off | on) ;;
 		*) echo "unknown variant setting $s"; return 1 ;;
 		esac
