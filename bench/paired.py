@@ -3,7 +3,7 @@
 
   paired.py RESULT_DIR METRIC [VARIANT_A VARIANT_B]
 
-The driver interleaves variants (A B A B ...), so the runs of one repetition
+The driver interleaves variants (A B, B A, ...), so the runs of one repetition
 share the host's state; on a noisy host the ratio B/A per repetition is a
 steadier estimate than the ratio of the means. Prints, per case, the ratios
 and their geometric mean with the range. Defaults: the run's first two

@@ -1,7 +1,8 @@
 #!/bin/bash
 # In the guest: run one benchmark's cases x repetitions x variants,
-# interleaved (for each case, for each repetition, every variant in turn:
-# ABAB..., so drift hits all variants alike). Writes one JSON object per run
+# interleaved (for each case, for each repetition, every variant in turn,
+# the order reversed every other repetition: AB BA AB..., so drift and the
+# position within a round hit all variants alike). Writes one JSON object per run
 # to /run/results/raw.jsonl.
 #   driver.sh NAME       settings in /run/results/.bench: REPS QUICK VARIANTS
 set -u
@@ -40,7 +41,14 @@ for c in $(bench_cases); do
 		printf '%-14s %-22s warm-up %d: status %d, %d s, not recorded\n' "$c" "${VARIANTS%% *}" "$w" "$rc" $(( $(date +%s) - t0 ))
 	done
 	for ((rep = 1; rep <= REPS; rep++)); do
-		for v in $VARIANTS; do
+		# Even repetitions run the variants in reverse order, so that
+		# the position within a round costs every variant alike
+		order=$VARIANTS
+		if [ $((rep % 2)) = 0 ]; then
+			order=
+			for v in $VARIANTS; do order="$v $order"; done
+		fi
+		for v in $order; do
 			setup_run "$v"
 			m=/tmp/metrics.$$
 			snap_before
