@@ -10,13 +10,18 @@ T=/sys/kernel/tracing
 # an inlined workingset_age_nonresident() that kprobes cannot see: wev counts
 # those walks, unless vm.memcg_reclaim_batch defers them (then the deferred
 # walks are out-of-line calls, counted in wan) or MGLRU evicts (no walk).
-PROBES="pcu:page_counter_uncharge pct:page_counter_try_charge ucf:__mem_cgroup_uncharge_folios wan:workingset_age_nonresident wev:workingset_eviction lnc:lru_note_cost"
+# lnb = lru_note_cost_batch(): a batched pass's one cost walk (v2 of feature
+# 3; absent on older kernels, then not probed).
+PROBES="pcu:page_counter_uncharge pct:page_counter_try_charge ucf:__mem_cgroup_uncharge_folios wan:workingset_age_nonresident wev:workingset_eviction lnc:lru_note_cost lnb:lru_note_cost_batch"
 bench_setup() {
 	MEM_MB=$(( $(mem_kb MemTotal) / 1024 ))
 	truncate -s 64G /tmp/xfs.img && mkfs.xfs -q /tmp/xfs.img &&
 		mkdir -p /mnt/xfs && mount -o loop /tmp/xfs.img /mnt/xfs || return 1
 	local p
-	for p in $PROBES; do echo "p:${p%%:*} ${p#*:}" >> $T/kprobe_events || return 1; done
+	for p in $PROBES; do
+		echo "p:${p%%:*} ${p#*:}" >> $T/kprobe_events && continue
+		[ "${p%%:*}" = lnb ] || return 1
+	done
 	echo 1 > $T/events/kprobes/enable
 	echo "+memory" > /sys/fs/cgroup/cgroup.subtree_control
 	mkdir -p /sys/fs/cgroup/bench /sys/fs/cgroup/b1/b2/bench
@@ -29,7 +34,7 @@ bench_cases() {
 	if [ "$QUICK" = 1 ]; then echo "d3-n2"
 	else echo "root-n2 d1-n2 d3-n2 root-n8 d1-n8 d3-n8"; fi
 }
-hits() { awk '$1 ~ /^(pcu|pct|ucf|wan|wev|lnc)$/ {print $1 "=" $2}' $T/kprobe_profile; }
+hits() { awk '$1 ~ /^(pcu|pct|ucf|wan|wev|lnc|lnb)$/ {print $1 "=" $2}' $T/kprobe_profile; }
 # Pages reclaimed from the cgroup: memcg reclaim is not in /proc/vmstat's
 # pgsteal_direct/kswapd, memory.stat has it (the root's covers everything).
 stolen() { awk '$1 == "pgsteal" {print $2}' "$1/memory.stat"; }
@@ -70,6 +75,7 @@ bench_run() {
 		if ($1 == "pcu" && st > 0) printf "pcu_per_1k_steal=%.2f\n", d * 1000 / st
 		if ($1 == "pct" && st > 0) printf "pct_per_1k_steal=%.2f\n", d * 1000 / st
 		if ($1 == "lnc" && st > 0) printf "lnc_per_1k_steal=%.2f\n", d * 1000 / st
+		if ($1 == "lnb" && st > 0) printf "lnb_per_1k_steal=%.2f\n", d * 1000 / st
 		if ($1 == "wan") nonres += d
 		if ($1 == "wev" && !batched) nonres += d }
 		END { if (st > 0) printf "nonres_per_1k_steal=%.2f\n", nonres * 1000 / st }'
