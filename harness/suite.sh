@@ -31,7 +31,7 @@ guest() { # DIR 'VAR=value ...' CAT...: boot a guest that runs CATs
 		done
 		APPEND="$APPEND ${SUITE_APPEND:-}"	# make test DEBUG=1: panic_on_warn=1
 		RESULTS=$dir CPUS=$CPUS MEM=$MEM NUMA=$NUMA SWAP=$SWAP APPEND=$APPEND \
-			TIMEOUT=${SUITE_TIMEOUT:-3600} QUIET=${QUIET:-0} \
+			TCG=${TCG:-$SUITE_TCG} TIMEOUT=${SUITE_TIMEOUT:-3600} QUIET=${QUIET:-0} \
 			CMD="$runner $*" "$TOP/harness/boot.sh"
 	)
 	rc=$?
