@@ -25,13 +25,14 @@ guest() { # DIR 'VAR=value ...' CAT...: boot a guest that runs CATs
 	set +e
 	(
 		CPUS=$SUITE_CPUS MEM=$SUITE_MEM NUMA=$SUITE_NUMA SWAP=$SUITE_SWAP APPEND=
+		TCG=${TCG:-$SUITE_TCG}	# a category's own setting wins over both
 		for kv in $settings; do
-			case ${kv%%=*} in CPUS|MEM|NUMA|SWAP|APPEND) declare "$kv" ;;
+			case ${kv%%=*} in CPUS|MEM|NUMA|SWAP|APPEND|TCG) declare "$kv" ;;
 			*) die "configs/test-categories: cannot set '$kv'" ;; esac
 		done
 		APPEND="$APPEND ${SUITE_APPEND:-}"	# make test DEBUG=1: panic_on_warn=1
 		RESULTS=$dir CPUS=$CPUS MEM=$MEM NUMA=$NUMA SWAP=$SWAP APPEND=$APPEND \
-			TCG=${TCG:-$SUITE_TCG} TIMEOUT=${SUITE_TIMEOUT:-3600} QUIET=${QUIET:-0} \
+			TCG=$TCG TIMEOUT=${SUITE_TIMEOUT:-3600} QUIET=${QUIET:-0} \
 			CMD="$runner $*" "$TOP/harness/boot.sh"
 	)
 	rc=$?
