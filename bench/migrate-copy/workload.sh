@@ -11,7 +11,7 @@ T=/sys/kernel/tracing/instances/migrate_copy_bench
 bench_setup() {
 	FLAGS=0
 	[ -e $MT ] || return 0
-	FLAGS=0x10	# MPOL_MF_MOVE_MT
+	FLAGS=0x80	# MPOL_MF_MOVE_MT (bit 7)
 	mkdir -p $T && echo 4096 > $T/buffer_size_kb &&
 		echo 1 > $T/events/migrate_mt_copy/mm_migrate_mt_copy/enable
 }
