@@ -8,7 +8,10 @@ dr_events, dr_max_concurrent, dr_p50_us, dr_p99_us, dr_max_us, dr_total_ms
 stall_p99_us, stall_max_us, stall_events: what an allocating task lost in
 one direct-reclaim episode, its wait at the throttle (if any) plus its
 reclaim (if any). Without the throttle the two sets agree. A begin without
-its end (buffer overrun) is dropped.
+its end (buffer overrun) is dropped. With mm_vmscan_direct_reclaim_throttle_look:
+look_same_cpu, look_same_cpu_page, look_other_cpu, look_other_cpu_page (a
+waiter told to look at the freelists, on its waker's CPU or another, and
+whether it got a page) and look_from_<reclaimer|kswapd|waiter>[_page].
 """
 import math
 import re
@@ -16,12 +19,23 @@ import sys
 
 pat = re.compile(r"-(\d+)\s+\[\d+\].*?\s([\d.]+): mm_vmscan_direct_reclaim_(begin|end|throttle):(.*)")
 wait_pat = re.compile(r"wait_us=(\d+) outcome=(\w+)")
+look_pat = re.compile(r"\[(\d+)\].*mm_vmscan_direct_reclaim_throttle_look: .*"
+                      r"from=(\w+) from_cpu=(\d+) page=(\d)")
 open_at, lat, stall, events, cur, peak = {}, [], [], [], 0, 0
 waited = {}
+looks = {}
 for line in sys.stdin:
     m = pat.search(line)
     if m:
         events.append((float(m.group(2)), m.group(3), m.group(1), m.group(4)))
+        continue
+    m = look_pat.search(line)
+    if m:
+        where = "same_cpu" if int(m.group(1)) == int(m.group(3)) else "other_cpu"
+        for k in ("look_" + where, "look_from_" + m.group(2)):
+            looks[k] = looks.get(k, 0) + 1
+            if m.group(4) == "1":
+                looks[k + "_page"] = looks.get(k + "_page", 0) + 1
 events.sort(key=lambda e: e[0])
 for ts, kind, pid, rest in events:
     if kind == "throttle":
@@ -59,3 +73,7 @@ print("stall_events=%d" % len(stall))
 print("stall_p50_us=%.0f" % pct(stall, 50))
 print("stall_p99_us=%.0f" % pct(stall, 99))
 print("stall_max_us=%.0f" % (stall[-1] if stall else 0))
+if looks:
+    for k in ("same_cpu", "other_cpu", "from_reclaimer", "from_kswapd", "from_waiter"):
+        print("look_%s=%d" % (k, looks.get("look_" + k, 0)))
+        print("look_%s_page=%d" % (k, looks.get("look_" + k + "_page", 0)))

@@ -12,7 +12,9 @@
 # Direct reclaim concurrency and latency come from the
 # mm_vmscan_direct_reclaim_begin/end tracepoints; with feature 1 in the
 # kernel, mm_vmscan_direct_reclaim_throttle adds each task's wait to its
-# reclaim (stall_*: what the allocation lost, waiting included).
+# reclaim (stall_*: what the allocation lost, waiting included), and
+# mm_vmscan_direct_reclaim_throttle_look whether a waiter told to look at
+# the freelists found a page, on the waker's CPU or another (look_*).
 T=/sys/kernel/tracing
 ALLOW_FAIL=1 # hackbench losing a task to the OOM killer is a result (oom_kill)
 bench_setup() {
@@ -24,6 +26,9 @@ bench_setup() {
 	# Enabled once, here, while the guest is quiet (see README: TCG int3)
 	if [ -e $T/events/vmscan/mm_vmscan_direct_reclaim_throttle/enable ]; then
 		echo 1 > $T/events/vmscan/mm_vmscan_direct_reclaim_throttle/enable
+	fi
+	if [ -e $T/events/vmscan/mm_vmscan_direct_reclaim_throttle_look/enable ]; then
+		echo 1 > $T/events/vmscan/mm_vmscan_direct_reclaim_throttle_look/enable
 	fi
 	echo 30 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 	MEM_MB=$(( $(mem_kb MemTotal) / 1024 ))
