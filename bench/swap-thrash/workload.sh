@@ -5,6 +5,11 @@
 # takes. 2x RAM on zram OOM-killed two of three sorters on the base with
 # 32-bit values, and one with 8 or 4 bits (zram's peak 200 MB of the 230 MB
 # guest), so the zram case is 1.5x (peak 164 MB with 4 bits, no OOM kill).
+# majfault-1p-zram, majfault-4p-zram: the cost of a major fault (swap-in
+# from zram after MADV_PAGEOUT), one process (the holder's path) and four
+# (the contenders' path); not in the default set: CASES=majfault-1p-zram ...
+# qsnice-1.5x-disk: two sorters at nice 0 and two at nice 10, 1.5x RAM
+# together (the 2006 token's point: the more important task wins it).
 # kbuild: 'make -j2' of two of mm/'s largest objects of an allnoconfig
 # kernel from the read-only source, objects on a scratch ext4 disk, inside
 # a memory.max cgroup of 1/2 of MemTotal (configured and prepared on the
@@ -31,6 +36,8 @@ bench_setup() {
 		cp -a "$TOP/build/bench-kb" /mnt/scratch/kb && touch /mnt/scratch/kb/.prepared ;;
 	esac
 }
+# Faults that took the token's lock (debugfs; 0 without the feature)
+st_locked() { awk '$1 == "locked" { print $2; f = 1 } END { if (!f) print 0 }' /sys/kernel/debug/swap_token 2>/dev/null || echo 0; }
 KB_GLOBAL_OBJS="memory page_alloc vmscan filemap"
 KB_MEMCG_OBJS="page_alloc vmscan"
 kb_make() { # jobs, mm/ objects: compile them afresh
@@ -44,13 +51,20 @@ kb_make() { # jobs, mm/ objects: compile them afresh
 }
 bench_cases() {
 	if [ "$QUICK" = 1 ]; then echo "qs-1.1x-disk"
-	else echo "qs-1.2x-disk qs-1.5x-disk qs-2x-disk qs-1.5x-zram kbuild kbuild-global"; fi
+	else echo "qs-1.2x-disk qs-1.5x-disk qs-2x-disk qs-1.5x-zram qsnice-1.5x-disk kbuild kbuild-global"; fi
 }
 use_swap() {
 	swapoff -a
 	if [ "$1" = zram ]; then swapon /dev/zram0; else swapon "$DISKSWAP"; fi
 }
 bench_run() {
+	local rc locked
+	locked=$(st_locked)
+	bench_run_case "$@"; rc=$?
+	echo "swap_token_locked=$(( $(st_locked) - locked ))"
+	return $rc
+}
+bench_run_case() {
 	local f mib rc swap=${1##*-}
 	case $1 in
 	qs-*)
@@ -66,6 +80,31 @@ bench_run() {
 		# qs_ prefix: qsbench's elapsed_s is not the run's elapsed_s.
 		sed -n 's/^result //p' /tmp/qs.out | tr ' ' '\n' | grep -v '^procs=' | sed 's/^/qs_/'
 		grep -E 'killed|exit=' /tmp/qs.out
+		return $rc ;;
+	majfault-*)
+		# majfault-<procs>p-zram: the fault path's cost, 32 MB a process
+		local procs=${1#majfault-}; procs=${procs%%p-*}
+		use_swap zram
+		"$BIN/majfault" -p "$procs" -m 32 -r 5 > /tmp/mf.out 2>&1; rc=$?
+		use_swap disk
+		sed -n 's/^result //p' /tmp/mf.out | tr ' ' '\n' | grep -v '^procs=' | sed 's/^/mf_/'
+		return $rc ;;
+	qsnice-*)
+		# Two groups of two sorters, at nice 0 and nice 10, 1.5x RAM
+		# together: does the important group finish sooner?
+		f=${1#qsnice-}; f=${f%%x-*}
+		use_swap "$swap"
+		mib=$(echo "$f * $MEM_MB / 4" | bc)
+		echo "mib_per_proc=$mib"
+		local hi lo
+		"$BIN/qsbench" -p 2 -m "$mib" -s 1 > /tmp/qs-hi.out 2>&1 & hi=$!
+		nice -n 10 "$BIN/qsbench" -p 2 -m "$mib" -s 2 > /tmp/qs-lo.out 2>&1 & lo=$!
+		wait $hi; rc=$?
+		wait $lo || rc=$?
+		use_swap disk
+		sed -n 's/^result //p' /tmp/qs-hi.out | tr ' ' '\n' | grep -v '^procs=' | sed 's/^/hi_qs_/'
+		sed -n 's/^result //p' /tmp/qs-lo.out | tr ' ' '\n' | grep -v '^procs=' | sed 's/^/lo_qs_/'
+		grep -hE 'killed|exit=' /tmp/qs-hi.out /tmp/qs-lo.out
 		return $rc ;;
 	kbuild)
 		cp /sys/fs/cgroup/kbuild/memory.events /tmp/kb.events
