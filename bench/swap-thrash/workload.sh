@@ -97,8 +97,10 @@ bench_run_case() {
 		mib=$(echo "$f * $MEM_MB / 4" | bc)
 		echo "mib_per_proc=$mib"
 		local hi lo
-		"$BIN/qsbench" -p 2 -m "$mib" -s 1 > /tmp/qs-hi.out 2>&1 & hi=$!
-		nice -n 10 "$BIN/qsbench" -p 2 -m "$mib" -s 2 > /tmp/qs-lo.out 2>&1 & lo=$!
+		# Three sorts each (-l 3), so that the groups overlap: with one,
+		# some runs of 20261204-115801 never thrashed (pswpin 56-130k).
+		"$BIN/qsbench" -p 2 -m "$mib" -s 1 -l 3 > /tmp/qs-hi.out 2>&1 & hi=$!
+		nice -n 10 "$BIN/qsbench" -p 2 -m "$mib" -s 2 -l 3 > /tmp/qs-lo.out 2>&1 & lo=$!
 		wait $hi; rc=$?
 		wait $lo || rc=$?
 		use_swap disk
