@@ -1,6 +1,6 @@
 #!/bin/bash
 # A test for demonstrating make bisect-feature. It asserts a behaviour of the
-# unpatched 6.12 that feature 2 (vm.zone_dirty_balance) changes on purpose:
+# unpatched 6.12 that feature 2 (vm.zone_dirty_limits) changes on purpose:
 # page cache written into free memory lands in the highest zone first. Passes
 # on the base and with every feature off; fails with zone-fair dirty limits on,
 # which send writes past a zone's own dirty limit to the lower zones.

@@ -228,9 +228,9 @@ t_feature_registry() { # every feature's Kconfig option is in features.config
 check "bisect-feature: configs/feature-sysctls names each feature's switch" t_feature_registry
 t_bisect_only() { # ONLY= (a git bisect step) runs that one feature and no all-off run
 	local out
-	[ ! -e /proc/sys/vm/zone_dirty_balance ] || return 0	# a patched host: not testable
-	out=$(ONLY=vm.zone_dirty_balance=1 bash "$TOP/harness/guest/bisect-feature.sh")
-	[ "$out" = "bisect: vm.zone_dirty_balance=1 absent" ] || { echo "got: $out"; return 1; }
+	[ ! -e /proc/sys/vm/zone_dirty_limits ] || return 0	# a patched host: not testable
+	out=$(ONLY=vm.zone_dirty_limits=1 bash "$TOP/harness/guest/bisect-feature.sh")
+	[ "$out" = "bisect: vm.zone_dirty_limits=1 absent" ] || { echo "got: $out"; return 1; }
 }
 check "bisect-feature: a bisect step (ONLY=) runs one feature alone" t_bisect_only
 
