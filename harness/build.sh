@@ -10,7 +10,7 @@ command -v ccache >/dev/null || die "ccache missing (apt-get install ccache)"
 # committed, modified and untracked sources (all of them: Debian's .gitignore
 # ignores everything at the top level); FORCE_BUILD=1 skips the check.
 stamp=
-if [ -d "$SRC/.git" ]; then
+if [ -e "$SRC/.git" ]; then
 	stamp=$( { gitk rev-parse 'HEAD^{tree}'; gitk diff HEAD; cat "$OBJ/.config"
 		gitk ls-files -z -o | (cd "$SRC" && xargs -0 -r sha256sum); } | sha256sum | cut -c1-16)
 	if [ "${FORCE_BUILD:-0}" != 1 ] && [ -f "$OBJ/arch/x86/boot/bzImage" ] && [ -d "$OBJ/mod" ] &&

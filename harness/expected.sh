@@ -9,7 +9,7 @@
 # Usage: expected.sh CAT...   (the categories the run asked for)
 . "$(dirname "$0")/common.sh"
 
-[ -d "$SRC/.git" ] || die "no kernel tree; run 'make tree'"
+[ -e "$SRC/.git" ] || die "no kernel tree; run 'make tree'"
 ran=" $* "
 # run_vmtests.sh lines the series adds: CATEGORY="name" run_test ./prog args
 gitk diff base..HEAD -- tools/testing/selftests/mm/run_vmtests.sh |

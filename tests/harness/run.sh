@@ -266,6 +266,24 @@ check "check-series: sparse/W=1/coccinelle messages lose their positions, keep t
 check "accel: no hardware KVM -> tcg" t_accel_no_kvm
 check "accel: a hanging KVM probe falls back to tcg, bounded" t_accel_hang
 
+t_mutants() { # each planted defect says what it stands for and applies to the series
+	local m n=0 src=$TOP/build/linux
+	[ -d "$src/.git" ] || { echo "no tree"; return 1; }
+	GIT_INDEX_FILE=$tmp/mutants.idx git -C "$src" read-tree HEAD || return 1
+	for m in "$TOP"/tests/mutants/f[0-9]-*.patch; do
+		[ -f "$m" ] || continue
+		n=$((n + 1))
+		grep -q '^Feature: [1-5]$' "$m" && grep -q '^Bug: ..' "$m" ||
+			{ echo "${m##*/}: no 'Feature: N' or 'Bug:' line"; return 1; }
+		GIT_INDEX_FILE=$tmp/mutants.idx git -C "$src" apply --check --cached "$m" ||
+			{ echo "${m##*/} does not apply to build/linux's HEAD"; return 1; }
+	done
+	[ "$n" -ge 30 ] || { echo "only $n planted defects"; return 1; }
+	python3 "$H/mutants-table.py" "$TOP/tests/mutants" "$tmp/none.tsv" x > "$tmp/table.md" &&
+		expect '^| 2 zone dirty limits | - | 0 | ' "$tmp/table.md"
+}
+check "check-mutants: every planted defect has its header and applies to the series" t_mutants
+
 # --- Kconfig: a dropped option fails the config step -------------------------
 t_config_drop() {
 	[ -d "$TOP/build/linux" ] || { echo "no tree"; return 1; }
