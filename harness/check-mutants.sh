@@ -4,7 +4,9 @@
 #        make check-mutants [MUTANTS='f2-* f3-handoff*']
 #
 # Each tests/mutants/fN-*.patch is a small diff against the applied series
-# (build/linux's HEAD) with a header saying the bug it stands for. For each:
+# (build/linux's HEAD) with a header saying the bug it stands for (and
+# 'Check: check-off' for a defect in the code compiled without the feature,
+# which make check-off judges instead of a boot). For each:
 # apply it to a scratch worktree (build/mutants/linux, same commit), build it
 # there (build/mutants/obj: ccache, one object and the link), boot it and run
 # what `make test` runs for feature N: every KUnit suite (they all run at
@@ -14,11 +16,12 @@
 # a kernel splat or a hung guest catches the defect; a clean run means it
 # survived. A control run of the unmodified tree, once per feature and series
 # commit, must be clean first; its duration sets the guest timeout (3x, at
-# least MUTANT_MIN_TIMEOUT seconds, 300 by default), so that a defect that hangs is caught
-# by the timeout and does not stall the run.
+# least MUTANT_MIN_TIMEOUT seconds, 300 by default), so that a defect that
+# hangs is caught by the timeout and does not stall the run.
 #
 # Results: one row per defect in results/mutants/mutants.tsv (kept across
-# runs, the series commit on each row) and the table results/mutants/README.md.
+# runs, with the kernel tree each ran on: git's tree id of build/linux's
+# HEAD) and the table results/mutants/README.md.
 . "$(dirname "$0")/common.sh"
 . "$TOP/configs/test-categories"
 
@@ -30,6 +33,8 @@ TSV=$TOP/results/mutants/mutants.tsv
 TABLE=$TOP/results/mutants/README.md
 head=$(gitk rev-parse HEAD)
 short=${head:0:12}
+# The rows name the kernel tree they ran on (changelogs do not count)
+tree=$(gitk rev-parse 'HEAD^{tree}' | cut -c1-12)
 min_timeout=${MUTANT_MIN_TIMEOUT:-300}
 
 # What `make test` runs for each feature, besides KUnit
@@ -83,12 +88,32 @@ reset_tree() {
 	git -C "$MSRC" reset -q --hard "$head"
 }
 
-# Build the scratch tree and run feature $1's tests into $2 (guest timeout $3)
+# Build the scratch tree and run feature $1's tests into $2 (guest timeout
+# $3); $4=control: the whole set, no KUnit-only boot first
 build_and_run() {
-	local f=$1 out=$2 timeout=$3 cats
+	local f=$1 out=$2 timeout=$3 mode=${4:-} cats
 	cats=$(feature_cats "$f")
 	SRC=$MSRC OBJ=$MOBJ DEBUG=0 "$TOP/harness/build.sh" > "$out.build.log" 2>&1 || return 2
 	rm -rf "$out"
+	mkdir -p "$out"
+	# KUnit first, in a boot of its own (half a minute): a defect it
+	# catches needs no selftest run. The control runs everything.
+	if [ "$mode" != control ]; then
+		SRC=$MSRC OBJ=$MOBJ DEBUG=0 RESULTS=$out/kunit CMD=true QUIET=1 TIMEOUT=$timeout \
+			CPUS=$SUITE_CPUS MEM=$SUITE_MEM NUMA=$SUITE_NUMA SWAP=$SUITE_SWAP \
+			TCG=$SUITE_TCG "$TOP/harness/boot.sh" > "$out.kunit.log" 2>&1 || true
+		{
+			"$TOP/harness/tap.py" ktap "$out/kunit/console.log"
+			"$TOP/harness/tap.py" splats "$out/kunit/console.log" guest
+		} > "$out/results.tsv" 2>/dev/null || true
+		if grep -q $'\tfail$' "$out/results.tsv"; then
+			SRC=$MSRC OBJ=$MOBJ DEBUG=0 "$TOP/harness/expected.sh" |
+				grep '^kunit' > "$out/expected.tsv" || return 3
+			"$TOP/harness/tap.py" compare "$TOP/baseline/mm-base.tsv" "$out/results.tsv" \
+				--ran kunit --expect "$out/expected.tsv" > "$out/compare.txt" || true
+			return 0
+		fi
+	fi
 	suite_t0=$(date +%s)
 	SRC=$MSRC OBJ=$MOBJ DEBUG=0 SUITE_TIMEOUT=$timeout QUIET=1 \
 		"$TOP/harness/suite.sh" "$out" $cats > "$out.suite.log" 2>&1 || return 3
@@ -108,7 +133,7 @@ control() {
 	say "feature $f: control run of the unmodified tree ($short)"
 	reset_tree
 	mkdir -p "$MDIR/control"
-	build_and_run "$f" "$dir" 3600 || die "feature $f: the control run did not complete (logs: $dir.*.log)"
+	build_and_run "$f" "$dir" 3600 control || die "feature $f: the control run did not complete (logs: $dir.*.log)"
 	grep -q ' 0 failed, ' "$dir/compare.txt" ||
 		die "feature $f: the unmodified tree fails its tests (see $dir/compare.txt); fix that first"
 	echo "$suite_secs" > "$dir/secs"	# the guests' time, the build's not
@@ -116,7 +141,7 @@ control() {
 }
 
 mkdir -p "$(dirname "$TSV")"
-[ -f "$TSV" ] || printf 'mutant\tfeature\tverdict\tcaught by\tminutes\tseries\tdate\n' > "$TSV"
+[ -f "$TSV" ] || printf 'mutant\tfeature\tverdict\tcaught by\tminutes\ttree\tdate\n' > "$TSV"
 run=$MDIR/runs/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$run"
 say "${#mutants[@]} planted defects; scratch tree ${MSRC#"$TOP"/} at $short; logs in ${run#"$TOP"/}"
@@ -132,6 +157,17 @@ for m in "${mutants[@]}"; do
 	by=
 	if ! git -C "$MSRC" apply "$m" 2> "$out.apply.log"; then
 		verdict="does not apply"
+	elif [ "$(field "$m" Check)" = check-off ]; then
+		# A defect in the compiled-out code: make check-off's comparison
+		# with the base, in an object directory of the scratch tree's own
+		if SRC=$MSRC NONE_OBJ=$MDIR/none-obj "$TOP/harness/check-off.sh" > "$out.check-off.log" 2>&1; then
+			verdict=survived
+		elif grep -q '^not ok' "$out.check-off.log"; then
+			verdict=caught
+			by="make check-off: $(grep '^not ok' "$out.check-off.log" | head -n 2 | sed 's/^not ok //' | paste -sd ';' | sed 's/;/; /g')"
+		else
+			verdict="run error"
+		fi
 	else
 		set +e
 		build_and_run "$f" "$out" "$timeout"
@@ -155,10 +191,10 @@ for m in "${mutants[@]}"; do
 	say "$name: $verdict${by:+ ($by)} in $mins min"
 	grep -v "^$name	" "$TSV" > "$TSV.new" || true
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$f" "$verdict" "$by" "$mins" \
-		"$(series_sum | cut -c1-12)" "$(date +%Y-%m-%d)" >> "$TSV.new"
+		"$tree" "$(date +%Y-%m-%d)" >> "$TSV.new"
 	{ head -n 1 "$TSV.new"; tail -n +2 "$TSV.new" | sort; } > "$TSV"
 	rm -f "$TSV.new"
 done
 reset_tree
-python3 "$TOP/harness/mutants-table.py" "$TOP/tests/mutants" "$TSV" "$(series_sum | cut -c1-12)" > "$TABLE"
+python3 "$TOP/harness/mutants-table.py" "$TOP/tests/mutants" "$TSV" "$tree" > "$TABLE"
 say "table: ${TABLE#"$TOP"/}"

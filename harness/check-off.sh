@@ -13,7 +13,7 @@
 
 base=$BUILD/base/obj
 [ -f "$base/vmlinux" ] || die "no base build; run 'harness/baseline.sh --build-only'"
-none=$BUILD/none/obj
+none=${NONE_OBJ:-$BUILD/none/obj}	# another tree (make check-mutants) needs its own
 OBJ=$none FEATURES=none "$TOP/harness/configure.sh"
 # Both must come from the same config, the series' options aside
 feat=$(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=.*/\1/p' "$TOP/configs/features.config" | paste -sd'|')

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The planted-defect table: results/mutants/README.md from the defects in
 tests/mutants/ and the rows make check-mutants left in mutants.tsv.
-Usage: mutants-table.py MUTANT_DIR TSV SERIES"""
+Usage: mutants-table.py MUTANT_DIR TSV TREE
+TREE: git's tree id (12 digits) of the applied series: rows from another
+tree are marked as run on an older series."""
 import glob
 import os
 import sys
@@ -23,7 +25,7 @@ def header(path):
     return h
 
 
-def main(mdir, tsv, series):
+def main(mdir, tsv, tree):
     rows = {}
     if os.path.exists(tsv):
         with open(tsv) as f:
@@ -38,7 +40,8 @@ def main(mdir, tsv, series):
            "defects in tests/mutants/ and the rows of mutants.tsv. Each defect is",
            "built into the series, booted, and checked with what `make test` runs",
            "for its feature (all KUnit suites, the feature's selftest categories),",
-           "judged as `make test` judges. Series: `%s` (sha1 of patches/)." % series,
+           "judged as `make test` judges. Kernel tree: `%s` (git's tree id of" % tree,
+           "build/linux's HEAD; the changelogs do not count).",
            "", "| Feature | Caught | Survived | Not run or stale |",
            "|---|---|---|---|"]
     body = []
@@ -55,8 +58,8 @@ def main(mdir, tsv, series):
             else:
                 verdict, by = r[2], r[3]
                 when = "%s, %s min" % (r[6], r[4])
-                if r[5] != series:
-                    verdict += " (older series %s)" % r[5]
+                if r[5] != tree:
+                    verdict += " (older tree %s)" % r[5]
             if verdict == "caught":
                 caught += 1
             elif verdict == "survived":
