@@ -15,7 +15,7 @@ reads_stress := APPEND
 goals := $(or $(MAKECMDGOALS),help)
 $(foreach v,$(GUEST_SETTINGS),$(if $(filter command line,$(origin $(v))),\
 	$(if $(filter $(v),$(foreach g,$(goals),$(reads_$(g)))),,\
-	$(error make $(goals) does not read $(v): only run, bench and bisect-feature boot a guest you size (see README)))))
+	$(error make $(goals) does not read $(v): only run, bench and bisect-feature boot a guest you size (see docs/booting.md)))))
 
 # Settings reach the scripts as typed: without this, make expands '$s' in
 # CMD='for s in a b; do echo $s; done' (and '$?', '$(...)') before the guest
@@ -47,7 +47,7 @@ help:
 	@echo "make stress [DURATION=600] [DEBUG=1]  features toggled every 100 ms under a mixed load, then leak checks"
 	@echo "make check-mutants [MUTANTS='f2-*']  planted defects: does make test's set catch each? -> results/mutants/"
 	@echo "make env               the settings as the scripts receive them"
-	@echo "See README.md for CPUS, MEM, NUMA, SWAP, DISKS, APPEND, TIMEOUT, ACCEL."
+	@echo "See README.md and docs/booting.md for CPUS, MEM, NUMA, SWAP, DISKS, APPEND, TIMEOUT, ACCEL."
 
 deps:
 	@$(H)/deps.sh

@@ -44,7 +44,7 @@ if [ "${PREALLOC:-0}" = 1 ]; then
 	[ "$NUMA" -gt 1 ] || args+=(-mem-prealloc)
 fi
 # TCG=single: one host thread runs every vCPU in turn. Slower, but free of
-# multi-threaded TCG's text-patching fault (see README), for runs that
+# multi-threaded TCG's text-patching fault (see docs/booting.md), for runs that
 # switch static keys under load (make stress).
 if [ "$accel" = kvm ]; then args+=(-accel kvm -cpu host); else args+=(-accel "tcg,thread=${TCG:-multi}" -cpu max); fi
 
@@ -133,7 +133,7 @@ for attempt in 1 2; do
 	grep -q '^=== mm-harness: start' "$RESULTS/console.log" && break
 	grep -aq 'Oops: int3' "$RESULTS/console.log" || break
 	mv "$RESULTS/console.log" "$RESULTS/console.boot1.log"
-	say "guest died in boot with 'Oops: int3' (TCG text-patching fault, see README); booting again (first console: ${RESULTS#"$TOP"/}/console.boot1.log)"
+	say "guest died in boot with 'Oops: int3' (TCG text-patching fault, see docs/booting.md); booting again (first console: ${RESULTS#"$TOP"/}/console.boot1.log)"
 done
 secs=$(( $(date +%s) - start ))
 if [ -f "$RESULTS/.guest/rc" ]; then

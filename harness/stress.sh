@@ -6,7 +6,7 @@
 # OOM at scale, features off vs on (harness/guest/oom-scale.sh), in one
 # guest: 3 vCPUs, 2 GiB in 2 NUMA nodes, 1 GiB swap. Single-threaded TCG by
 # default: the load switches static keys, and multi-threaded TCG can die of
-# its text-patching fault under load (README). Any splat on the console
+# its text-patching fault under load (docs/booting.md). Any splat on the console
 # fails too. Ends with 'N passed, N failed'; logs in build/stress/<time>/.
 # The guest runs copies of its scripts: bash reads a script as it goes, and
 # an edit to the tree during a run would change the running one.

@@ -23,7 +23,7 @@ bench_setup() {
 	echo > $T/set_event
 	echo 1 > $T/events/vmscan/mm_vmscan_direct_reclaim_begin/enable
 	echo 1 > $T/events/vmscan/mm_vmscan_direct_reclaim_end/enable
-	# Enabled once, here, while the guest is quiet (see README: TCG int3)
+	# Enabled once, here, while the guest is quiet (see docs/booting.md: TCG int3)
 	if [ -e $T/events/vmscan/mm_vmscan_direct_reclaim_throttle/enable ]; then
 		echo 1 > $T/events/vmscan/mm_vmscan_direct_reclaim_throttle/enable
 	fi
