@@ -88,6 +88,8 @@ check-mutants: tree
 bench-report:
 	@for d in results/*/*/; do python3 bench/report.py $$d > /dev/null; done
 	@python3 bench/report.py --summary results && echo "results/SUMMARY.md"
+	@python3 bench/verdicts.py
+	@python3 $(H)/cover-table.py && $(H)/export.sh
 bisect-feature: build
 	@$(H)/bisect-feature.sh
 check-series: deps

@@ -8,18 +8,27 @@
                              case the base kernel ran into DIR/BASE.md
 
 raw.jsonl has one object per repetition: {"variant": ..., "rep": n,
-"case": ..., "metrics": {name: value}}. The first variant is the baseline.
+"case": ..., "metrics": {name: value}}. A variant that switches a feature
+on (vm.X=n) is compared with the same variant with vm.X=0 (same LRU and CPU
+count); the others with the first variant.
 Rates (names with gbps or mbps, or ending in _per_s or ops) use the harmonic
 mean, times and counts the arithmetic mean. Metrics that are zero in every
-run are left out. '*' marks a difference that Welch's t-test
-finds significant at 95% (two-sided).
+run are left out. '*' marks a difference that Welch's t-test (scipy)
+finds significant at 95% (two-sided). The goals' verdicts, with paired
+intervals, are bench/verdicts.py's.
 """
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from collections import OrderedDict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stats  # noqa: E402
+
+SYSCTL = re.compile(r"^vm\.[a-z_]+=")
 
 
 def is_rate(name):
@@ -41,55 +50,23 @@ def stddev(xs):
     return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
 
 
-def betacf(a, b, x):
-    # Continued fraction for the incomplete beta function (Lentz).
-    tiny, qab, qap, qam = 1e-300, a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 300):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-12:
-            break
-    return h
-
-
-def betainc(a, b, x):
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    lbeta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-    front = math.exp(lbeta + a * math.log(x) + b * math.log(1 - x))
-    if x < (a + 1) / (a + b + 2):
-        return front * betacf(a, b, x) / a
-    return 1.0 - front * betacf(b, a, 1 - x) / b
-
-
 def welch_p(xs, ys):
-    """Two-sided p-value of Welch's t-test; None if it cannot be computed."""
-    if len(xs) < 2 or len(ys) < 2:
-        return None
-    vx, vy = stddev(xs) ** 2 / len(xs), stddev(ys) ** 2 / len(ys)
-    diff = sum(xs) / len(xs) - sum(ys) / len(ys)
-    if vx + vy == 0:
-        return 0.0 if diff else 1.0
-    t = diff / math.sqrt(vx + vy)
-    df = (vx + vy) ** 2 / (vx ** 2 / (len(xs) - 1) + vy ** 2 / (len(ys) - 1))
-    return betainc(df / 2, 0.5, df / (df + t * t))
+    """Two-sided p-value of Welch's t-test (scipy, bench/stats.py); None if
+    it cannot be computed."""
+    return stats.welch_p(xs, ys)
+
+
+def reference(v, names):
+    """The variant @v is compared with: the one that differs from it only in
+    one vm.* sysctl, at 0 (the feature off, same LRU, same CPU count); for
+    the others the first variant."""
+    parts = v.split(",")
+    for i, p in enumerate(parts):
+        if SYSCTL.match(p) and not p.endswith("=0"):
+            off = ",".join(parts[:i] + [p.split("=")[0] + "=0"] + parts[i + 1:])
+            if off in names:
+                return off
+    return names[0]
 
 
 def load(run_dir):
@@ -116,22 +93,24 @@ def group(rows, keys=lambda row: row["metrics"]):
 
 def cells(variants, names, k, pct, show_n=False):
     """One metric's cells, one per variant of names: mean ± stddev, and the
-    difference to the first variant as pct, '*'-marked when Welch's t-test
+    difference to its reference variant (reference(): the same variant with
+    the feature off, else the first) as pct, '*'-marked when Welch's t-test
     finds it significant; None when the metric is zero everywhere."""
     if all(x == 0 for v in names for x in variants[v].get(k, [])):
         return None
     rate = is_rate(k)
-    bx = variants[names[0]].get(k, [])
-    bm = mean(bx, rate) if bx else 0
     out = []
     for v in names:
         xs = variants[v].get(k, [])
         if not xs:
             out.append("-")
             continue
+        ref = reference(v, names)
+        bx = variants[ref].get(k, [])
+        bm = mean(bx, rate) if bx else 0
         m = mean(xs, rate)
         cell = "%s ±%s" % (fmt(m), fmt(stddev(xs))) + (" (%d)" % len(xs) if show_n else "")
-        if v != names[0] and bm:
+        if v != ref and bm:
             p = welch_p(xs, bx)
             star = "*" if p is not None and p < 0.05 else ""
             diff = star + pct % (100.0 * (m - bm) / abs(bm)) + star
@@ -142,7 +121,9 @@ def cells(variants, names, k, pct, show_n=False):
 
 def table(rows):
     """Markdown: per case, one row per metric, one column per variant."""
-    out = []
+    out = ["\nA column that switches a feature on (`vm.X=n`) is compared with the same "
+           "column at `vm.X=0`; the others with the first column. `*`: Welch's t-test "
+           "finds the difference significant at 95%."]
     for case, variants in group(rows).items():
         names = list(variants)
         metrics = []
