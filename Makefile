@@ -20,17 +20,17 @@ $(foreach v,$(GUEST_SETTINGS),$(if $(filter command line,$(origin $(v))),\
 # Settings reach the scripts as typed: without this, make expands '$s' in
 # CMD='for s in a b; do echo $s; done' (and '$?', '$(...)') before the guest
 # sees it, in a command-line or an environment setting alike.
-SETTINGS := QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS KERNEL \
+SETTINGS := RUN QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS KERNEL \
 	TEST STEPS PREFIXES OPTIONS FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT \
 	SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE PREALLOC WARMUP DURATION TCG STORM OOM_TASKS OOM_REPS MUTANTS
 $(foreach v,$(SETTINGS),$(if $(filter environment command,$(firstword $(origin $(v)))),$(eval override $(v) := $$(value $(v)))))
 
-export QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS KERNEL
+export RUN QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS KERNEL
 export TEST STEPS PREFIXES OPTIONS FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE PREALLOC WARMUP DURATION TCG STORM OOM_TASKS OOM_REPS MUTANTS
 
 .PHONY: help tree export check-export config build selftests run test test-full \
 	baseline harness-test checkpatch check-off clean deps bench bench-report \
-	bisect-feature cover-table check-cover-table check-series env stress check-mutants
+	bisect-feature cover-table check-cover-table check-series env stress check-mutants promote
 
 help:
 	@echo "make run [CMD='...']   build what is missing, boot the patched kernel (shell or CMD)"
@@ -40,7 +40,9 @@ help:
 	@echo "make build [FEATURES=all|none|'CONFIG_X ...'] [DEBUG=1]"
 	@echo "make baseline          full suite on the unpatched base -> baseline/mm-base.tsv"
 	@echo "make check-off         features compiled out: hooked objects identical to the base"
-	@echo "make bench [B=name] [QUICK=1] [REPS=n] [KERNEL=base]   benchmarks -> results/"
+	@echo "make bench [B=name] [QUICK=1] [REPS=n] [KERNEL=base]   benchmarks -> build/bench-runs/"
+	@echo "make promote RUN=build/bench-runs/<bench>/<id>   keep a run as evidence in results/"
+	@echo "make bench-report      regenerate results/SUMMARY.md, results/README.md, the cover letter's table"
 	@echo "make bisect-feature TEST='cmd'   which feature's sysctl makes the test fail (one boot); PATCH=1: and which patch"
 	@echo "make check-series [QUICK=1] [STEPS=...] every patch alone: builds, boots, warnings (hours cold)"
 	@echo "make cover-table       the cover letter's results table from results/ (then export)"
@@ -85,6 +87,8 @@ stress: tree
 	@$(H)/stress.sh
 check-mutants: tree
 	@$(H)/check-mutants.sh
+promote:
+	@$(H)/promote.sh
 bench-report:
 	@for d in results/*/*/; do python3 bench/report.py $$d > /dev/null; done
 	@python3 bench/report.py --summary results && echo "results/SUMMARY.md"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # make bench [B=name] [QUICK=1] [REPS=n] [CASES='a b'] [VARIANTS_OVERRIDE='a b'] [KERNEL=base]
 # One guest boot per benchmark; inside it, cases x repetitions x variants,
-# interleaved. Results: results/<bench>/<run-id>/ (raw.jsonl, env.txt,
-# table.md, PNG plots, output.log); QUICK=1 runs go to build/bench-quick/.
+# interleaved. Results: build/bench-runs/<bench>/<run-id>/ (raw.jsonl,
+# env.txt, table.md, PNG plots, output.log, console.log); QUICK=1 runs go to
+# build/bench-quick/. A run becomes evidence in results/ only when promoted:
+# make promote RUN=build/bench-runs/<bench>/<run-id> (harness/promote.sh).
 . "$(dirname "$0")/../harness/common.sh"
 
 names=${B:-$(cd "$TOP/bench" && ls */spec | cut -d/ -f1)}
@@ -51,7 +53,7 @@ for name in $names; do
 		[ "$kname" != base ] || variants=${VARIANTS_BASE:-$variants}
 		variants=${VARIANTS_OVERRIDE:-$variants}
 		id=$(date -u +%Y%m%d-%H%M%S)-$kname
-		if [ "$q" = 1 ]; then out=$BUILD/bench-quick/$name/$id; else out=$TOP/results/$name/$id; fi
+		if [ "$q" = 1 ]; then out=$BUILD/bench-quick/$name/$id; else out=$BUILD/bench-runs/$name/$id; fi
 		mkdir -p "$out"
 		printf 'REPS=%q\nWARMUP=%q\nQUICK=%q\nVARIANTS=%q\nHEADLINE=%q\nCASES=%q\n' "$reps" "$warmup" "$q" "$variants" "$HEADLINE" "${CASES:-}" > "$out/.bench"
 		say "$name: $DESC"
@@ -82,7 +84,7 @@ for name in $names; do
 		[ -s "$out/raw.jsonl" ] || { say "$name: no results (boot status $brc); see $out/console.log"; exit 1; }
 		python3 "$TOP/bench/report.py" "$out" > /dev/null
 		sed -n '/^####/,$p' "$out/table.md" >&2
-		[ "$q" = 1 ] || python3 "$TOP/bench/report.py" --summary "$TOP/results"
+		[ "$q" = 1 ] || say "$name: to keep it as evidence: make promote RUN=${out#"$TOP"/}"
 		[ "$brc" = 0 ] || { say "$name: guest ended with status $brc"; exit 1; }
 	) || rc=1
 done
