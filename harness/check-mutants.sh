@@ -39,14 +39,7 @@ min_timeout=${MUTANT_MIN_TIMEOUT:-300}
 
 # What `make test` runs for each feature, besides KUnit
 feature_cats() {
-	case $1 in
-	1) echo reclaim_throttle ;;
-	2) echo zone_dirty_limits zone_dirty_numa ;;
-	3) echo memcg_reclaim_batch ;;
-	4) echo swap_token ;;
-	5) echo migrate_mt_copy ;;
-	*) die "unknown feature '$1'" ;;
-	esac
+	python3 "$TOP/harness/features.py" cats "$1" || die "unknown feature '$1'"
 }
 field() { sed -n "s/^$2: *//p" "$1" | head -n 1; }
 

@@ -8,9 +8,10 @@ import glob
 import os
 import sys
 
-NAMES = {"1": "direct-reclaim throttle", "2": "zone dirty limits",
-         "3": "memcg reclaim batches", "4": "swap token",
-         "5": "multithreaded migration copy"}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import features  # noqa: E402
+
+NAMES = features.names()
 
 
 def header(path):

@@ -230,6 +230,8 @@ t_feature_registry() { # every feature's Kconfig option is in features.config
 	done < "$TOP/configs/feature-sysctls"
 }
 check "bisect-feature: configs/feature-sysctls names each feature's switch" t_feature_registry
+check "features: configs/features and the places that name the features agree" \
+	python3 "$H/features.py" --check
 t_bisect_only() { # ONLY= (a git bisect step) runs that one feature and no all-off run
 	local out
 	[ ! -e /proc/sys/vm/zone_dirty_limits ] || return 0	# a patched host: not testable

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The feature registry, configs/features, and the places that must agree
+with it.
+
+  features.py --check          configs/feature-sysctls, configs/features.config,
+                               configs/test-categories, bench/*/spec and the
+                               README's feature table agree with the registry
+  features.py cats N           feature N's selftest categories
+  features.py name N           feature N's name
+"""
+import os
+import re
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def load():
+    out = []
+    with open(os.path.join(TOP, "configs", "features")) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            c = [x.strip() for x in line.split("|")]
+            if len(c) != 9:
+                sys.exit("configs/features: want 9 fields: %s" % line)
+            out.append(dict(n=c[0], name=c[1], kconfig=c[2], sysctl=c[3], off=c[4], on=c[5],
+                            cats=c[6].split(), bench=c[7], seed=c[8]))
+    return out
+
+
+def names():
+    return {f["n"]: f["name"] for f in load()}
+
+
+def check():
+    errs = []
+    feats = load()
+    sysctls = [line.split() for line in open(os.path.join(TOP, "configs", "feature-sysctls"))
+               if line.strip() and not line.startswith("#")]
+    want = [[f["sysctl"], f["off"], f["on"], f["kconfig"]] for f in feats]
+    if sysctls != want:
+        errs.append("configs/feature-sysctls: %s, the registry says %s" % (sysctls, want))
+    fc = open(os.path.join(TOP, "configs", "features.config")).read()
+    cats = open(os.path.join(TOP, "configs", "test-categories")).read()
+    quick = re.search(r'^QUICK="([^"]*)"', cats, re.M)
+    debug = re.search(r'^DEBUG_CATS="([^"]*)"', cats, re.M)
+    readme = open(os.path.join(TOP, "README.md")).read()
+    for f in feats:
+        if not re.search(r"^%s=y$" % f["kconfig"], fc, re.M):
+            errs.append("configs/features.config lacks %s=y" % f["kconfig"])
+        for c in f["cats"]:
+            for name, m in (("QUICK", quick), ("DEBUG_CATS", debug)):
+                if not m or c not in m.group(1).split():
+                    errs.append("configs/test-categories: %s lacks %s (feature %s)" % (name, c, f["n"]))
+        spec = os.path.join(TOP, "bench", f["bench"], "spec")
+        if not os.path.exists(spec):
+            errs.append("no benchmark %s (feature %s)" % (f["bench"], f["n"]))
+        elif "seed %s" % f["seed"] not in open(spec).read():
+            errs.append("bench/%s/spec: DESC does not name seed %s" % (f["bench"], f["seed"]))
+        row = [line for line in readme.splitlines() if line.startswith("| %s |" % f["n"])]
+        if not row or ("`%s`" % f["kconfig"][len("CONFIG_"):]) not in row[0] or \
+                ("`%s`" % f["sysctl"]) not in row[0]:
+            errs.append("README.md: the feature table's row %s lacks `%s` or `%s`"
+                        % (f["n"], f["kconfig"][len("CONFIG_"):], f["sysctl"]))
+    for e in errs:
+        print(e)
+    return not errs
+
+
+if __name__ == "__main__":
+    a = sys.argv[1:]
+    if a == ["--check"]:
+        ok = check()
+        if ok:
+            print("configs/features: feature-sysctls, features.config, test-categories, "
+                  "the benchmark specs and the README agree with it")
+        sys.exit(0 if ok else 1)
+    if len(a) == 2 and a[0] in ("cats", "name"):
+        for f in load():
+            if f["n"] == a[1]:
+                print(" ".join(f["cats"]) if a[0] == "cats" else f["name"])
+                sys.exit(0)
+        sys.exit("no feature %s in configs/features" % a[1])
+    sys.exit(__doc__)
