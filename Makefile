@@ -92,7 +92,7 @@ promote:
 bench-report:
 	@for d in results/*/*/; do python3 bench/report.py $$d > /dev/null; done
 	@python3 bench/report.py --summary results && echo "results/SUMMARY.md"
-	@python3 bench/verdicts.py
+	@python3 bench/verdicts.py && python3 bench/verdicts.py --plots > /dev/null
 	@python3 $(H)/cover-table.py && $(H)/export.sh
 bisect-feature: build
 	@$(H)/bisect-feature.sh

@@ -4,6 +4,8 @@
   verdicts.py            write results/README.md from bench/goals.spec
   verdicts.py --check    exit 1 if results/README.md is not what it would write
   verdicts.py --text     the same table as plain text (the cover letter's)
+  verdicts.py --plots    one PNG per goal with a run, in results/plots/: every
+                         repetition, off and on of a pair joined by an arrow
 
 One row per goal and on/off pair (the variants of the decisive run that
 differ only in the feature's sysctl, within one LRU and CPU count): the
@@ -125,7 +127,10 @@ def evaluate():
             off = {("off", k): v for k, v in off.items()}
             r = stats.ratio(on, off)
             out.append(dict(base, pair="%s vs %s" % (av, bv), ratio=r, verdict=verdict(g, r),
-                            runs="%s vs %s" % (a, b)))
+                            runs="%s vs %s" % (a, b),
+                            data=("%s vs %s" % (av, bv),
+                                  {i + 1: v for i, v in enumerate(off.values())},
+                                  {i + 1: v for i, v in enumerate(on.values())})))
             continue
         rows = load(g["run"])
         ps = pairs(rows, g["case"])
@@ -133,11 +138,67 @@ def evaluate():
             sys.exit("%s %s: no on/off pair of variants" % (g["run"], g["case"]))
         older = superseded(g["run"], g["case"])
         for label, on, off in ps:
-            r = stats.ratio(samples(rows, g["case"], on, g["metric"]),
-                            samples(rows, g["case"], off, g["metric"]))
+            son = samples(rows, g["case"], on, g["metric"])
+            soff = samples(rows, g["case"], off, g["metric"])
+            r = stats.ratio(son, soff)
             out.append(dict(base, pair="%s (%s)" % (label, on.split(",")[-1]), ratio=r,
-                            verdict=verdict(g, r), runs=g["run"], older=older))
+                            verdict=verdict(g, r), runs=g["run"], older=older,
+                            data=(label, soff, son)))
     return out
+
+
+def plot_name(r):
+    slug = re.sub(r"[^a-z0-9]+", "-", (r["goal"] + " " + r["case"]).lower()).strip("-")[:60]
+    return "f%s-%s.png" % (r["feat"].replace("-", "series"), slug)
+
+
+def plots(rows, outdir):
+    """One PNG per goal: per pair, each repetition's off and on values
+    joined by an arrow (off at x - 0.15, on at x + 0.15), pairs offset"""
+    import subprocess
+    import tempfile
+    os.makedirs(outdir, exist_ok=True)
+    goals_ = {}
+    for r in rows:
+        if r.get("data"):
+            goals_.setdefault(plot_name(r), []).append(r)
+    colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
+    for name, rs in goals_.items():
+        tmp = tempfile.mkdtemp()
+        cmds = []
+        for i, r in enumerate(rs):
+            label, off, on = r["data"]
+            dx = 0.3 * i
+            dat = os.path.join(tmp, "%d.dat" % i)
+            with open(dat, "w") as f:
+                for k in sorted(set(off) & set(on)) or []:
+                    f.write("%g %g %g %g\n" % (k + dx - 0.1, off[k], 0.2, on[k] - off[k]))
+            offd, ond = os.path.join(tmp, "%d.off" % i), os.path.join(tmp, "%d.on" % i)
+            with open(offd, "w") as f:
+                for j, k in enumerate(sorted(off)):
+                    f.write("%g %g\n" % ((k if isinstance(k, int) else j + 1) + dx - 0.1, off[k]))
+            with open(ond, "w") as f:
+                for j, k in enumerate(sorted(on)):
+                    f.write("%g %g\n" % ((k if isinstance(k, int) else j + 1) + dx + 0.1, on[k]))
+            c = colours[i % len(colours)]
+            s_ = r["ratio"]
+            t = "%s: on/off %s" % (label, cell(s_)) if s_ else label
+            cmds.append("'%s' using 1:2:3:4 with vectors nohead lc rgb '%s' dt 3 notitle" % (dat, c))
+            cmds.append("'%s' using 1:2 with points pt 6 ps 1.3 lc rgb '%s' title '%s off'" % (offd, c, label))
+            cmds.append("'%s' using 1:2 with points pt 7 ps 1.3 lc rgb '%s' title '%s on (%s)'"
+                        % (ond, c, label, t.split(": ", 1)[-1]))
+        r0 = rs[0]
+        title = "%s (%s, %s)" % (r0["goal"][:70], r0["case"], r0["metric"])
+        script = ("set terminal pngcairo size 900,480 noenhanced; set output '%s';"
+                  "set title '%s'; set xlabel 'repetition'; set ylabel '%s';"
+                  "set key outside below; set grid; set offsets 0.5, 0.5, 0, 0;"
+                  "plot %s" % (os.path.join(outdir, name), title.replace("'", ""),
+                               r0["metric"], ", ".join(cmds)))
+        try:
+            subprocess.run(["gnuplot", "-e", script], check=True, capture_output=True)
+        except (OSError, subprocess.CalledProcessError) as e:
+            sys.stderr.write("verdicts.py: gnuplot failed for %s: %s\n" % (name, e))
+    return sorted(goals_)
 
 
 def fmt(x):
@@ -162,15 +223,16 @@ def markdown(rows):
            "**missed** when the whole interval is on the other side, *inconclusive*",
            "when the interval straddles the target. All runs: QEMU TCG on a 2-core",
            "host; the pages of each feature (docs/features/) tell the story behind",
-           "the numbers.", ""]
+           "the numbers. Each plot shows every repetition: off (open) and on (filled)",
+           "of one repetition joined, one colour per pair.", ""]
     feat = None
     for r in rows:
         if r["feat"] != feat:
             feat = r["feat"]
             title = "Feature %s: %s" % (feat, FEATURES[feat]) if feat != "-" else FEATURES[feat].capitalize()
             out += ["", "## " + title, "",
-                    "| goal | target | pair | on/off (95% CI) | n | p | verdict | run | superseded |",
-                    "|---|---|---|---|---|---|---|---|---|"]
+                    "| goal | target | pair | on/off (95% CI) | n | p | verdict | run | superseded | plot |",
+                    "|---|---|---|---|---|---|---|---|---|---|"]
         s = r["ratio"]
         tgt = ("<= " if r["better"] == "lower" else ">= ") + ("%g" % r["target"])
         goal = r["goal"] + (" (%s, `%s`)" % (r["case"], r["metric"]) if r["metric"] else "")
@@ -180,8 +242,9 @@ def markdown(rows):
         p = ("%.2g %s" % (s["p"], s["method"])) if s else "-"
         v = "**%s**" % r["verdict"] if r["verdict"] in ("met", "missed") else r["verdict"]
         older = ", ".join(r["older"]) if r["older"] else "-"
-        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            goal, tgt, r["pair"] or "-", cell(s), n, p, v, r["runs"] or "-", older))
+        pl = "[png](plots/%s)" % plot_name(r) if r.get("data") else "-"
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            goal, tgt, r["pair"] or "-", cell(s), n, p, v, r["runs"] or "-", older, pl))
     return "\n".join(out) + "\n"
 
 
@@ -216,6 +279,10 @@ def main():
     rows = evaluate()
     if "--text" in sys.argv:
         sys.stdout.write(text(rows))
+        return 0
+    if "--plots" in sys.argv:
+        for n in plots(rows, os.path.join(TOP, "results", "plots")):
+            print("results/plots/" + n)
         return 0
     md = markdown(rows)
     if "--check" in sys.argv:
