@@ -176,6 +176,26 @@ assert "(*+" in t, t                    # significant difference marked
 PY
 }
 check "bench: Welch's t-test, harmonic mean, significance marks" t_welch
+t_promote() { # make promote keeps a run without its scratch, and refuses a half run
+	local id=00000000-000000-harnesstest run=$tmp/bench-runs/migrate-copy/00000000-000000-harnesstest
+	local dest=$TOP/results/migrate-copy/$id rc=0
+	mkdir -p "$run"
+	head -n 2 "$TOP"/results/migrate-copy/20261204-044607-patched/raw.jsonl > "$run/raw.jsonl"
+	: > "$run/.bench"; : > "$run/last-output.txt"; echo x > "$run/output.log"
+	RUN=$run "$H/promote.sh" > /dev/null 2>&1 || { echo "promote failed"; rc=1; }
+	[ $rc = 1 ] || [ -s "$dest/raw.jsonl" ] && [ -s "$dest/output.log" ] && [ -s "$dest/table.md" ] ||
+		{ echo "not copied, or no table"; rc=1; }
+	[ ! -e "$dest/.bench" ] && [ ! -e "$dest/last-output.txt" ] || { echo "scratch copied"; rc=1; }
+	RUN=$run "$H/promote.sh" > /dev/null 2>&1 && { echo "promoted over an existing run"; rc=1; }
+	rm -rf "$dest"
+	mkdir -p "$tmp/bench-runs/migrate-copy/half"
+	RUN=$tmp/bench-runs/migrate-copy/half "$H/promote.sh" > /dev/null 2>&1 && { echo "promoted a run without raw.jsonl"; rc=1; }
+	# what promote regenerated must be as before
+	python3 "$TOP/bench/report.py" --summary "$TOP/results" > /dev/null
+	python3 "$TOP/bench/verdicts.py" > /dev/null
+	return $rc
+}
+check "bench: make promote copies a finished run without its scratch" t_promote
 t_base_table() { # BASE.md: each case from the newest base run that has it
 	mkdir -p "$tmp/res/b/1-patched" "$tmp/res/b/2-base" "$tmp/res/b/3-base"
 	row() { printf '{"case": "%s", "variant": "%s", "headline": ["elapsed_s"], "metrics": {"elapsed_s": %s, "x": 1}}\n' "$@"; }
