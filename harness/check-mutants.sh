@@ -115,7 +115,8 @@ build_and_run() {
 	[ -s "$out/expected.tsv" ] || return 3
 	# tap.py exits 1 when something failed: that is the verdict, not an error
 	"$TOP/harness/tap.py" compare "$TOP/baseline/mm-base.tsv" "$out/results.tsv" \
-		--ran "kunit $cats" --expect "$out/expected.tsv" > "$out/compare.txt" || true
+		--ran "kunit $cats" --expect "$out/expected.tsv" --flaky "$TOP/baseline/flaky.tsv" \
+		> "$out/compare.txt" || true
 }
 
 # A control run per feature and series commit: the unmodified tree passes

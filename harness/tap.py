@@ -7,11 +7,14 @@
   tap.py ktap LOG         KUnit KTAP from a console log; prints 'kunit<TAB>suite.case<TAB>result'
   tap.py splats LOG WHERE kernel splats (WARNING, BUG, lockdep, KASAN, hung task...)
                           on a console; prints 'console<TAB>WHERE: splat (during TEST)<TAB>fail'
-  tap.py compare BASE RESULTS [--ran CATS] [--expect FILE]
+  tap.py compare BASE RESULTS [--ran CATS] [--expect FILE] [--flaky FILE]
                           a failure not known in BASE fails; a known one is reported;
                           a new pass is reported; a test of FILE (harness/expected.sh:
-                          the series' own) without any result fails.
-                          Prints the 'N passed, N failed' line.
+                          the series' own) without any result fails. FILE of --flaky
+                          (baseline/flaky.tsv: 'cat<TAB>test<TAB>why') names results
+                          known to fail at random on the base too although the base's
+                          runs did not show it; a test whose only failed cases are
+                          such is known too. Prints the 'N passed, N failed' line.
   tap.py merge OLD NEW    merge two runs of the base: a test that passed in one and
                           failed in the other becomes 'flaky' (its failure is then
                           not fatal); a skip in either gives way to NEW
@@ -215,8 +218,35 @@ def reported(res, cat, name):
     return (cat, name) in res
 
 
-def compare(base_path, res_path, ran, expect=()):
+def flaky_list(path):
+    """'cat<TAB>test<TAB>why' rows: results that fail at random on the base."""
+    why = {}
+    with open(path) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                cat, name, reason = (line.rstrip("\n").split("\t") + [""])[:3]
+                why[(cat, name)] = reason
+    return why
+
+
+def flaky_parents(res, why):
+    """A test that failed only because of cases listed as flaky."""
+    cases = {}
+    for (cat, name), r in res.items():
+        i = name.find(": ")
+        if r == "fail" and i > 0:
+            cases.setdefault((cat, name[:i]), []).append((cat, name))
+    return {parent: "its failed cases are known flaky" for parent, failed in cases.items()
+            if res.get(parent) == "fail" and all(c in why for c in failed)}
+
+
+def compare(base_path, res_path, ran, expect=(), flaky=None):
     base, res = load(base_path), load(res_path)
+    why = dict(flaky or {})
+    why.update(flaky_parents(res, why))
+    for key in why:
+        if base.get(key) not in ("fail", "skip"):
+            base[key] = "flaky"
     passed = failed = skipped = 0
     for cat, name in expect:
         if not reported(res, cat, name):
@@ -237,7 +267,9 @@ def compare(base_path, res_path, ran, expect=()):
                 print("NEW SKIP   %s (base: pass)" % label)
         elif b in ("fail", "flaky"):
             skipped += 1
-            print("known fail %s (%s on the base too)" % (label, "fails" if b == "fail" else "flaky"))
+            print("known fail %s (%s on the base too%s)" % (
+                label, "fails" if b == "fail" else "flaky",
+                ": " + why[key] if why.get(key) else ""))
         else:
             failed += 1
             print("NEW FAIL   %s (base: %s)" % (label, b or "not in baseline"))
@@ -277,17 +309,19 @@ def main(argv):
                 print("\t".join(row))
         return 0
     if len(argv) >= 3 and argv[0] == "compare":
-        ran, expect, rest = set(), [], argv[3:]
-        while len(rest) >= 2 and rest[0] in ("--ran", "--expect"):
+        ran, expect, flaky, rest = set(), [], {}, argv[3:]
+        while len(rest) >= 2 and rest[0] in ("--ran", "--expect", "--flaky"):
             if rest[0] == "--ran":
                 ran = set(rest[1].split())
-            else:
+            elif rest[0] == "--expect":
                 expect = expected(rest[1])
+            else:
+                flaky = flaky_list(rest[1])
             rest = rest[2:]
         if rest:
             sys.stderr.write(__doc__)
             return 2
-        p, f, s = compare(argv[1], argv[2], ran, expect)
+        p, f, s = compare(argv[1], argv[2], ran, expect, flaky)
         print("%d passed, %d failed, %d skipped" % (p, f, s))
         return 1 if f else 0
     if len(argv) == 3 and argv[0] == "merge":

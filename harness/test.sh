@@ -47,7 +47,7 @@ finish() {
 	# The series' own tests must report too (the baseline lists the base's).
 	touch "$out/expected.tsv"	# written at stage (d)
 	"$TOP/harness/tap.py" compare "$TOP/baseline/mm-base.tsv" "$res" --ran "$ran" \
-		--expect "$out/expected.tsv" | tee "$out/summary.txt"
+		--expect "$out/expected.tsv" --flaky "$TOP/baseline/flaky.tsv" | tee "$out/summary.txt"
 	exit "${PIPESTATUS[0]}"
 }
 # A stage that dies unexpectedly (set -e) still ends with the summary.
