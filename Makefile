@@ -22,15 +22,15 @@ $(foreach v,$(GUEST_SETTINGS),$(if $(filter command line,$(origin $(v))),\
 # sees it, in a command-line or an environment setting alike.
 SETTINGS := RUN QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS KERNEL \
 	TEST STEPS PREFIXES OPTIONS FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT \
-	SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE PREALLOC WARMUP DURATION TCG STORM OOM_TASKS OOM_REPS MUTANTS
+	SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE PREALLOC WARMUP DURATION TCG STORM OOM_TASKS OOM_REPS MUTANTS FEATURE CHECK
 $(foreach v,$(SETTINGS),$(if $(filter environment command,$(firstword $(origin $(v)))),$(eval override $(v) := $$(value $(v)))))
 
 export RUN QUICK CMD CPUS MEM NUMA SWAP SWAP_BPS DISKS APPEND TIMEOUT ACCEL RESULTS KERNEL
-export TEST STEPS PREFIXES OPTIONS FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE PREALLOC WARMUP DURATION TCG STORM OOM_TASKS OOM_REPS MUTANTS
+export TEST STEPS PREFIXES OPTIONS FEATURES DEBUG JOBS CATS FORCE BASE_ANY_VERSION QUIET SKIP_BOOT SKIP_BENCH RUNS MERGE B REPS CASES VARIANTS_OVERRIDE PREALLOC WARMUP DURATION TCG STORM OOM_TASKS OOM_REPS MUTANTS FEATURE CHECK
 
 .PHONY: help tree export check-export config build selftests run test test-full \
 	baseline harness-test checkpatch check-off clean deps bench bench-report \
-	bisect-feature cover-table check-cover-table check-series env stress check-mutants promote
+	bisect-feature cover-table check-cover-table check-series env stress check-mutants promote series
 
 help:
 	@echo "make run [CMD='...']   build what is missing, boot the patched kernel (shell or CMD)"
@@ -47,6 +47,7 @@ help:
 	@echo "make check-series [QUICK=1] [STEPS=...] every patch alone: builds, boots, warnings (hours cold)"
 	@echo "make cover-table       the cover letter's results table from results/ (then export)"
 	@echo "make stress [DURATION=600] [DEBUG=1]  features toggled every 100 ms under a mixed load, then leak checks"
+	@echo "make series FEATURE=n [CHECK=0]   feature n's patches alone on the base, with a cover letter -> build/split/n/"
 	@echo "make check-mutants [MUTANTS='f2-*']  planted defects: does make test's set catch each? -> results/mutants/"
 	@echo "make env               the settings as the scripts receive them"
 	@echo "See README.md and docs/booting.md for CPUS, MEM, NUMA, SWAP, DISKS, APPEND, TIMEOUT, ACCEL."
@@ -87,6 +88,8 @@ stress: tree
 	@$(H)/stress.sh
 check-mutants: tree
 	@$(H)/check-mutants.sh
+series: tree
+	@$(H)/series.sh
 promote:
 	@$(H)/promote.sh
 bench-report:

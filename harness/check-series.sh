@@ -7,7 +7,8 @@
 #   - every patch has a changelog that says why (a body of 3 lines or more),
 #     a Signed-off-by, a subject 'area: text'; a patch that changes kernel
 #     code outside its tests (mm/, include/) names numbers in its changelog;
-#   - every file the series adds has a MAINTAINERS entry in the series.
+#   - every file the series adds has a MAINTAINERS entry in the series;
+#   - each feature's patches apply alone on the base (make series CHECK=0).
 # Build checks (hours cold, about an hour with a warm ccache):
 #   - every prefix builds with every feature option it defines on, and boots
 #     to a smoke test (sysctls switched on and back, memory pressure, KUnit
@@ -149,6 +150,18 @@ if want cheap; then
 	done
 	if [ -z "$miss" ]; then ok "MAINTAINERS: every file the series adds has an entry"
 	else nok "MAINTAINERS: every file the series adds has an entry (missing:$miss)"; fi
+	# Each feature can be posted alone (make series; its CHECK=1 builds too)
+	for f in $(awk -F'|' '$1 ~ /^[0-9]/ {print $1 + 0}' "$TOP/configs/features"); do
+		if FEATURE=$f CHECK=0 KEEP_TREE=1 "$TOP/harness/series.sh" > "$out/split-$f.log" 2>&1; then
+			ok "feature $f's patches apply alone on the base (make series FEATURE=$f)"
+		else
+			nok "feature $f's patches apply alone on the base (log: ${out#"$TOP"/}/split-$f.log)"
+			tail -n 3 "$out/split-$f.log" | sed 's/^/#   /'
+		fi
+	done
+	if [ -e "$BUILD/split/linux/.git" ]; then
+		gitk worktree remove --force "$BUILD/split/linux"; gitk worktree prune
+	fi
 fi
 
 if want prefixes; then

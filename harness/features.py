@@ -7,6 +7,8 @@ with it.
                                README's feature table agree with the registry
   features.py cats N           feature N's selftest categories
   features.py name N           feature N's name
+  features.py patches N        subjects of feature N's patches (configs/series),
+                               'maintainers' for the MAINTAINERS entry
 """
 import os
 import re
@@ -27,6 +29,31 @@ def load():
                 sys.exit("configs/features: want 9 fields: %s" % line)
             out.append(dict(n=c[0], name=c[1], kconfig=c[2], sysctl=c[3], off=c[4], on=c[5],
                             cats=c[6].split(), bench=c[7], seed=c[8]))
+    return out
+
+
+def series():
+    """(subject, feature) of each patch, in series order (configs/series)."""
+    out = []
+    with open(os.path.join(TOP, "configs", "series")) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                subject, _, feat = line.rstrip("\n").rpartition("|")
+                out.append((subject.strip(), feat.strip()))
+    return out
+
+
+def patch_subjects():
+    """The subjects of patches/NNNN-*.patch, in order, without '[PATCH n/m]'."""
+    d = os.path.join(TOP, "patches")
+    out = []
+    for name in sorted(os.listdir(d)):
+        if not re.match(r"\d{4}-", name) or name.startswith("0000-"):
+            continue
+        text = open(os.path.join(d, name)).read()
+        m = re.search(r"^Subject: (.*(?:\n .*)*)", text, re.M)
+        subject = re.sub(r"\s*\n\s*", " ", m.group(1)) if m else ""
+        out.append(re.sub(r"^\[PATCH[^]]*\]\s*", "", subject))
     return out
 
 
@@ -64,6 +91,17 @@ def check():
                 ("`%s`" % f["sysctl"]) not in row[0]:
             errs.append("README.md: the feature table's row %s lacks `%s` or `%s`"
                         % (f["n"], f["kconfig"][len("CONFIG_"):], f["sysctl"]))
+    listed = series()
+    known = {f["n"] for f in feats} | {"maintainers"}
+    if [s for s, _ in listed] != patch_subjects():
+        errs.append("configs/series: the subjects are not those of patches/, in order: %s"
+                    % sorted(set(patch_subjects()) ^ {s for s, _ in listed}))
+    for s, feat in listed:
+        if feat not in known:
+            errs.append("configs/series: '%s' belongs to no feature ('%s')" % (s, feat))
+    for f in feats:
+        if not any(feat == f["n"] for _, feat in listed):
+            errs.append("configs/series: feature %s has no patch" % f["n"])
     for e in errs:
         print(e)
     return not errs
@@ -75,7 +113,7 @@ if __name__ == "__main__":
         ok = check()
         if ok:
             print("configs/features: feature-sysctls, features.config, test-categories, "
-                  "the benchmark specs and the README agree with it")
+                  "the benchmark specs, the README and configs/series agree with it")
         sys.exit(0 if ok else 1)
     if len(a) == 2 and a[0] in ("cats", "name"):
         for f in load():
@@ -83,4 +121,10 @@ if __name__ == "__main__":
                 print(" ".join(f["cats"]) if a[0] == "cats" else f["name"])
                 sys.exit(0)
         sys.exit("no feature %s in configs/features" % a[1])
+    if len(a) == 2 and a[0] == "patches":
+        got = [s for s, feat in series() if feat == a[1]]
+        if not got:
+            sys.exit("no patch of feature %s in configs/series" % a[1])
+        print("\n".join(got))
+        sys.exit(0)
     sys.exit(__doc__)

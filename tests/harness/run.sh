@@ -153,9 +153,23 @@ t_flaky() {
 	printf 'm\ta\tflaky\nm\ta: x\tpass\n' > "$tmp/base.tsv"
 	printf 'm\ta\tpass\nm\ta: x\tfail\n' > "$tmp/r.tsv"
 	"$H/tap.py" compare "$tmp/base.tsv" "$tmp/r.tsv" --ran m > "$tmp/c" || { cat "$tmp/c"; return 1; }
-	expect 'known fail m: a: x (flaky on the base too)' "$tmp/c"
+	expect 'known fail m: a: x (flaky on the base too)' "$tmp/c" || return 1
+	# A case listed in baseline/flaky.tsv is known, and so is its test when it
+	# is the test's only failed case; another failed case still fails the run.
+	printf 'm\ta\tpass\nm\ta: x\tpass\nm\ta: y\tpass\n' > "$tmp/base.tsv"
+	printf 'm\ta: x\tthe test maps over its own heap\n' > "$tmp/flaky.tsv"
+	printf 'm\ta\tfail\nm\ta: x\tfail\nm\ta: y\tpass\n' > "$tmp/r.tsv"
+	"$H/tap.py" compare "$tmp/base.tsv" "$tmp/r.tsv" --ran m --flaky "$tmp/flaky.tsv" > "$tmp/c" ||
+		{ cat "$tmp/c"; return 1; }
+	expect 'known fail m: a: x (flaky on the base too: the test maps over its own heap)' "$tmp/c" || return 1
+	expect 'known fail m: a (flaky on the base too: its failed cases are known flaky)' "$tmp/c" || return 1
+	printf 'm\ta\tfail\nm\ta: x\tfail\nm\ta: y\tfail\n' > "$tmp/r.tsv"
+	if "$H/tap.py" compare "$tmp/base.tsv" "$tmp/r.tsv" --ran m --flaky "$tmp/flaky.tsv" > "$tmp/c"; then
+		cat "$tmp/c"; echo "compare passed a failure beside a flaky one"; return 1
+	fi
+	expect 'NEW FAIL   m: a (base: pass)' "$tmp/c"
 }
-check "tap: a test that is flaky on the base does not fail the run" t_flaky
+check "tap: a test that is flaky on the base (or listed in baseline/flaky.tsv) does not fail the run" t_flaky
 
 # --- benchmark statistics ----------------------------------------------------
 t_welch() {
@@ -252,6 +266,24 @@ t_feature_registry() { # every feature's Kconfig option is in features.config
 check "bisect-feature: configs/feature-sysctls names each feature's switch" t_feature_registry
 check "features: configs/features and the places that name the features agree" \
 	python3 "$H/features.py" --check
+t_series_resolve() { # make series: a patch taken alone keeps its own change, no other feature's
+	local g="git -C $tmp/sr -c user.name=t -c user.email=t@t -c merge.conflictstyle=diff3"
+	python3 "$H/series-resolve.py" --self-test || return 1
+	rm -rf "$tmp/sr" && mkdir -p "$tmp/sr" && $g init -q && printf 'a\nz\n' > "$tmp/sr/f"
+	$g add f && $g commit -qm base && $g tag b
+	printf 'a\nf1\nz\n' > "$tmp/sr/f" && $g commit -qam f1
+	printf 'a\nf1\nf2\nz\n' > "$tmp/sr/f" && $g commit -qam f2 && $g tag f2
+	printf 'a\nF1\nf2\nz\n' > "$tmp/sr/f" && $g commit -qam 'f3 changes f1' && $g tag f3
+	$g checkout -q b && { $g cherry-pick -n f2 > /dev/null 2>&1 || true; }
+	(cd "$tmp/sr" && python3 "$H/series-resolve.py" f) || return 1
+	[ "$(cat "$tmp/sr/f")" = "$(printf 'a\nf2\nz')" ] || { echo "resolved to:"; cat "$tmp/sr/f"; return 1; }
+	$g reset -q --hard b && { $g cherry-pick -n f3 > /dev/null 2>&1 || true; }
+	if (cd "$tmp/sr" && python3 "$H/series-resolve.py" f 2> /dev/null); then
+		echo "resolved a patch that changes another feature's line:"; cat "$tmp/sr/f"; return 1
+	fi
+	grep -q '^<<<<<<<' "$tmp/sr/f" || { echo "a refused conflict was not left as it was"; return 1; }
+}
+check "series: a feature's patch alone keeps its change, drops other features' lines, refuses to change them" t_series_resolve
 t_bisect_only() { # ONLY= (a git bisect step) runs that one feature and no all-off run
 	local out
 	[ ! -e /proc/sys/vm/zone_dirty_limits ] || return 0	# a patched host: not testable
