@@ -2,7 +2,9 @@
 # Write build/linux's commits (base..HEAD) back to patches/ with stable
 # names and contents: numbered subjects, zero commit ids, no signature. The
 # cover letter's subject and text come from patches/cover.txt (first line the
-# subject, then a blank line, then the body).
+# subject, then a blank line, then the body); its last paragraph names the
+# base by its package version (base-commit would name build/linux's local
+# base commit, which no one else can resolve).
 . "$(dirname "$0")/common.sh"
 
 [ -d "$SRC/.git" ] || die "no tree; run 'make tree'"
@@ -15,17 +17,19 @@ if [ "$n" = 0 ]; then
 fi
 cover=()
 [ "$n" -lt 2 ] || cover=(--cover-letter)
-gitk format-patch -q -o "$TOP/patches" --zero-commit --no-signature --base=refs/tags/base \
+gitk format-patch -q -o "$TOP/patches" --zero-commit --no-signature \
 	--subject-prefix=PATCH "${cover[@]}" refs/tags/base..HEAD
 c=$(ls "$TOP"/patches/0000-*.patch 2>/dev/null || true)
 if [ -n "$c" ] && [ -f "$TOP/patches/cover.txt" ]; then
-	python3 - "$c" "$TOP/patches/cover.txt" <<'PY'
-import sys
-path, src = sys.argv[1:]
+	python3 - "$c" "$TOP/patches/cover.txt" "$BASE_PKG" "$BASE_VERSION" <<'PY'
+import sys, textwrap
+path, src, pkg, version = sys.argv[1:]
 subject, _, body = open(src).read().partition("\n\n")
+base = textwrap.fill("Base: Debian 12's %s %s (upstream %s with Debian's patches), as "
+                     "'make tree' unpacks it." % (pkg, version, version.split("-")[0]), 72)
 text = open(path).read()
 text = text.replace("*** SUBJECT HERE ***", subject.strip())
-text = text.replace("*** BLURB HERE ***", body.rstrip())
+text = text.replace("*** BLURB HERE ***", body.rstrip() + "\n\n" + base)
 # The cover letter is from whoever wrote the patches, not the harness.
 import glob, re
 first = sorted(glob.glob(path.replace("0000-cover-letter.patch", "0001-*.patch")))
