@@ -5,7 +5,9 @@
 #   - every prefix of the series applies with git am, no fuzz;
 #   - checkpatch --strict (harness/checkpatch.sh);
 #   - every patch has a changelog that says why (a body of 3 lines or more),
-#     a Signed-off-by, a subject 'area: text'; a patch that changes kernel
+#     a Signed-off-by, a subject 'area: text' of 75 characters at most, its
+#     trailers one block at the end (known keys, no repeats, Fixes: with its
+#     id and subject, the author's sign-off among them); a patch that changes kernel
 #     code outside its tests (mm/, include/) names numbers in its changelog;
 #   - every file the series adds has a MAINTAINERS entry in the series;
 #   - each feature's patches apply alone on the base (make series CHECK=0).
@@ -39,13 +41,28 @@ skp() { echo "ok $* # SKIP"; skip=$((skip + 1)); }
 section() { printf '# --- %s [%ds]\n' "$*" $(( $(date +%s) - t0 )); }
 want() { case " $steps " in *" $1 "*) return 0 ;; esac; return 1; }
 
-changelog() { # message, changed files: does it say why, with numbers?
+changelog() { # message, changed files[, author]: does it say why, with numbers?
 	local subj body why=1
 	subj=$(head -n 1 <<< "$1")
 	body=$(tail -n +2 <<< "$1" | grep -v -e '^[A-Za-z-]*-by:' -e '^$')
 	[[ $subj =~ ^[A-Za-z0-9/_.,-]+(\ [A-Za-z0-9/_.-]+)*:\ .+ ]] || { why=0; echo "#   subject is not 'area: text': $subj"; }
 	[ "$(printf '%s\n' "$body" | grep -c .)" -ge 3 ] || { why=0; echo "#   changelog body under 3 lines"; }
 	grep -q '^Signed-off-by: .* <.*@.*>' <<< "$1" || { why=0; echo "#   no Signed-off-by"; }
+	# b4-style: a subject that fits a mail subject, the trailers one block at
+	# the end with known keys and no repeats, the author's sign-off among them
+	[ "${#subj}" -le 75 ] || { why=0; echo "#   subject of ${#subj} characters (75 at most)"; }
+	local trailers bad
+	trailers=$(printf '%s\n' "$1" | awk '{l[NR] = $0} NF {last = NR}
+		END {i = last; while (i > 1 && l[i] != "") i--; for (j = i + 1; j <= last; j++) print l[j]}')
+	bad=$(grep -v -E '^(Signed-off-by|Co-developed-by|Reviewed-by|Acked-by|Tested-by|Reported-by|Suggested-by|Link|Closes|Fixes|Cc): [^ ].*' <<< "$trailers" || true)
+	[ -z "$bad" ] || { why=0; echo "#   the last paragraph holds more than trailers: $(head -n 1 <<< "$bad")"; }
+	[ "$(grep -c -E '^[A-Za-z-]+-by: ' <<< "$1")" = "$(grep -c -E '^[A-Za-z-]+-by: ' <<< "$trailers")" ] ||
+		{ why=0; echo "#   a trailer outside the last paragraph"; }
+	[ -z "$(sort <<< "$trailers" | uniq -d)" ] || { why=0; echo "#   a trailer repeated: $(sort <<< "$trailers" | uniq -d | head -n 1)"; }
+	bad=$(grep '^Fixes:' <<< "$trailers" | grep -v -E '^Fixes: [0-9a-f]{12,40} \(".+"\)$' || true)
+	[ -z "$bad" ] || { why=0; echo "#   not 'Fixes: <12+ hex digits> (\"subject\")': $bad"; }
+	[ -z "${3:-}" ] || grep -q -x -F "Signed-off-by: $3" <<< "$trailers" ||
+		{ why=0; echo "#   no Signed-off-by from the author ($3)"; }
 	# Tests, KUnit, documentation and MAINTAINERS claim no effect; kernel
 	# changes name their numbers, or say there is no functional change.
 	if ! [[ $subj =~ ^(selftests/|MAINTAINERS|Documentation)|KUnit ]] &&
@@ -56,9 +73,9 @@ changelog() { # message, changed files: does it say why, with numbers?
 	fi
 	[ "$why" = 1 ]
 }
-if [ "${1:-}" = --changelog ]; then	# for the harness's own tests: MSGFILE FILE...
+if [ "${1:-}" = --changelog ]; then	# for the harness's own tests: MSGFILE FILE... (AUTHOR=)
 	msg=$(cat "$2"); shift 2
-	changelog "$msg" "$(printf '%s\n' "$@")"
+	changelog "$msg" "$(printf '%s\n' "$@")" "${AUTHOR:-}"
 	exit
 fi
 
@@ -131,10 +148,11 @@ if want cheap; then
 	for ((i = 0; i < n; i++)); do
 		p=${patches[i]##*/} c=${commits[i]}
 		ok "$p: applies with git am after the $i before it, no fuzz"
-		if changelog "$(gitk log -1 --format=%B "$c")" "$(gitk diff-tree --no-commit-id --name-only -r "$c")"; then
-			ok "$p: changelog (why, numbers, Signed-off-by)"
+		if changelog "$(gitk log -1 --format=%B "$c")" "$(gitk diff-tree --no-commit-id --name-only -r "$c")" \
+			"$(gitk log -1 --format='%an <%ae>' "$c")"; then
+			ok "$p: changelog (why, numbers, subject, trailers, the author's Signed-off-by)"
 		else
-			nok "$p: changelog (why, numbers, Signed-off-by)"
+			nok "$p: changelog (why, numbers, subject, trailers, the author's Signed-off-by)"
 		fi
 	done
 	if [ "${CHECKPATCH:-1}" = 1 ]; then	# make test runs it itself

@@ -305,9 +305,22 @@ t_changelog() { # check-series' changelog rule accepts a good one, refuses bad o
 		{ echo "refused a test patch without numbers"; return 1; }
 	printf 'do a thing\n\n%s\n' "$sob" > "$tmp/short"
 	"$cs" --changelog "$tmp/short" MAINTAINERS && { echo "took a one-line changelog"; return 1; }
+	# b4-style: subject length, trailers at the end only, no repeats, Fixes: form
+	sed '1s/.*/mm: do a thing with a subject that goes on and on past what a mail subject holds/' "$tmp/good" > "$tmp/long"
+	"$cs" --changelog "$tmp/long" mm/vmscan.c && { echo "took an 80-character subject"; return 1; }
+	sed 's/^What it does.$/Reviewed-by: R <r@example.org>/' "$tmp/good" > "$tmp/mid"
+	"$cs" --changelog "$tmp/mid" mm/vmscan.c && { echo "took a trailer in the body"; return 1; }
+	printf '%s\n' "$sob" >> "$tmp/good" && cp "$tmp/good" "$tmp/twice" && sed -i '$d' "$tmp/good"
+	"$cs" --changelog "$tmp/twice" mm/vmscan.c && { echo "took a repeated Signed-off-by"; return 1; }
+	sed "s/^$sob/Fixes: abc123 (\"mm: x\")\n$sob/" "$tmp/good" > "$tmp/fixes"
+	"$cs" --changelog "$tmp/fixes" mm/vmscan.c && { echo "took a Fixes: with a short id"; return 1; }
+	AUTHOR='A Developer <a@example.org>' "$cs" --changelog "$tmp/good" mm/vmscan.c ||
+		{ echo "refused a changelog signed off by its author"; return 1; }
+	AUTHOR='Someone Else <s@example.org>' "$cs" --changelog "$tmp/good" mm/vmscan.c &&
+		{ echo "took a changelog without its author's Signed-off-by"; return 1; }
 	return 0
 }
-check "check-series: the changelog rule (why, numbers, Signed-off-by)" t_changelog
+check "check-series: the changelog rule (why, numbers, subject length, trailers, the author's Signed-off-by)" t_changelog
 t_messages() { # warnings diffed base vs series: positions dropped, reports kept
 	local src=/w/linux out want
 	out=$(printf '%s\n' "  CC      mm/vmscan.o" "/usr/bin/spatch -D report --very-quiet" \
