@@ -178,7 +178,8 @@ if want cheap; then
 		fi
 	done
 	if [ -e "$BUILD/split/linux/.git" ]; then
-		gitk worktree remove --force "$BUILD/split/linux"; gitk worktree prune
+		gitk worktree remove --force "$BUILD/split/linux" 2>/dev/null || rm -rf "$BUILD/split/linux"
+		gitk worktree prune
 	fi
 fi
 
