@@ -355,6 +355,29 @@ t_mutants() { # each planted defect says what it stands for and applies to the s
 }
 check "check-mutants: every planted defect has its header and applies to the series" t_mutants
 
+t_mutants_tree() { # a row stays current when only other features' tests changed
+	local src=$TOP/build/linux idx=$tmp/tree.idx blob cur other own
+	[ -d "$src/.git" ] || { echo "no tree"; return 1; }
+	cur=$(git -C "$src" rev-parse 'HEAD^{tree}' | cut -c1-12)
+	GIT_INDEX_FILE=$idx git -C "$src" read-tree HEAD || return 1
+	blob=$(echo changed | git -C "$src" hash-object -w --stdin)
+	# A tree whose feature 2 test file differs, and one whose mm/vmscan.c does
+	GIT_INDEX_FILE=$idx git -C "$src" update-index --cacheinfo \
+		"100644,$blob,tools/testing/selftests/mm/zone_dirty_limits.c" || return 1
+	other=$(GIT_INDEX_FILE=$idx git -C "$src" write-tree | cut -c1-12)
+	GIT_INDEX_FILE=$idx git -C "$src" read-tree HEAD &&
+		GIT_INDEX_FILE=$idx git -C "$src" update-index --cacheinfo "100644,$blob,mm/vmscan.c" || return 1
+	own=$(GIT_INDEX_FILE=$idx git -C "$src" write-tree | cut -c1-12)
+	printf 'mutant\tfeature\tverdict\tcaught by\tminutes\ttree\tdate\n' > "$tmp/rows.tsv"
+	printf '%s\t1\tcaught\tx\t1\t%s\t2026-01-01\n' f1-gfp-nofs-waits "$other" \
+		f1-head-not-told "$own" f2-node-limit "$other" >> "$tmp/rows.tsv"
+	SRC=$src python3 "$H/mutants-table.py" "$TOP/tests/mutants" "$tmp/rows.tsv" "$cur" > "$tmp/rows.md" &&
+		expect "^| f1-gfp-nofs-waits | .* | \*\*caught\*\* | .*only other features' tests differ" "$tmp/rows.md" &&
+		expect "^| f1-head-not-told | .* | \*\*caught (older tree $own)\*\*" "$tmp/rows.md" &&
+		expect "^| f2-node-limit | .* | \*\*caught (older tree $other)\*\*" "$tmp/rows.md"
+}
+check "check-mutants: a row from a tree that differs only in other features' tests stays current" t_mutants_tree
+
 # --- Kconfig: a dropped option fails the config step -------------------------
 t_config_drop() {
 	[ -d "$TOP/build/linux" ] || { echo "no tree"; return 1; }
