@@ -182,6 +182,12 @@ for m in "${mutants[@]}"; do
 		esac
 	fi
 	mins=$(awk -v s=$(( $(date +%s) - t0 )) 'BEGIN { printf "%.1f", s / 60 }')
+	if [ "$verdict" = "run error" ]; then
+		# Not a verdict (no base build for check-off, a harness error):
+		# keep the defect's previous row
+		say "$name: run error in $mins min (logs: ${out#"$TOP"/}*); its row is kept"
+		continue
+	fi
 	say "$name: $verdict${by:+ ($by)} in $mins min"
 	grep -v "^$name	" "$TSV" > "$TSV.new" || true
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$f" "$verdict" "$by" "$mins" \
