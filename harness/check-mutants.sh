@@ -135,7 +135,9 @@ control() {
 }
 
 mkdir -p "$(dirname "$TSV")"
-[ -f "$TSV" ] || printf 'mutant\tfeature\tverdict\tcaught by\tminutes\ttree\tdate\n' > "$TSV"
+[ -f "$TSV" ] || printf 'mutant\tfeature\tverdict\tcaught by\tminutes\ttree\tdate\tview\n' > "$TSV"
+# A header from before the view column gets it (old rows leave it empty)
+sed -i '1s/\tdate$/\tdate\tview/' "$TSV"
 run=$MDIR/runs/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$run"
 say "${#mutants[@]} planted defects; scratch tree ${MSRC#"$TOP"/} at $short; logs in ${run#"$TOP"/}"
@@ -189,9 +191,12 @@ for m in "${mutants[@]}"; do
 		continue
 	fi
 	say "$name: $verdict${by:+ ($by)} in $mins min"
+	# The tree without other features' tests: the row stays current while
+	# only those change (harness/mutants-table.py)
+	view=$(SRC=$TOP/build/linux python3 "$TOP/harness/mutants-table.py" --view "$f")
 	grep -v "^$name	" "$TSV" > "$TSV.new" || true
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$f" "$verdict" "$by" "$mins" \
-		"$tree" "$(date +%Y-%m-%d)" >> "$TSV.new"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$f" "$verdict" "$by" "$mins" \
+		"$tree" "$(date +%Y-%m-%d)" "$view" >> "$TSV.new"
 	{ head -n 1 "$TSV.new"; tail -n +2 "$TSV.new" | sort; } > "$TSV"
 	rm -f "$TSV.new"
 done

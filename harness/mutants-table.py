@@ -2,13 +2,19 @@
 """The planted-defect table: results/mutants/README.md from the defects in
 tests/mutants/ and the rows make check-mutants left in mutants.tsv.
 Usage: mutants-table.py MUTANT_DIR TSV TREE
+       mutants-table.py --view FEATURE   (the view id of SRC's HEAD)
 TREE: git's tree id (12 digits) of the applied series: rows from another
 tree are marked as run on an older series, unless the two trees differ only
 in selftest files that other features' patches added (a defect of feature N
 runs every KUnit suite, which is kernel code, and only feature N's selftest
-categories; another feature's test file cannot change its verdict). The
-trees are compared in SRC (default build/linux)."""
+categories; another feature's test file cannot change its verdict). A row
+says so by its view (column 8): a hash of its tree's files and blob ids
+without the selftest files other features' patches add, which holds after
+the old tree's objects are gone (make tree rebuilds build/linux). Rows
+without a view fall back to comparing the trees in SRC (default
+build/linux), which needs the old tree's objects."""
 import glob
+import hashlib
 import os
 import subprocess
 import sys
@@ -50,6 +56,19 @@ def owned_tests(src):
     return own
 
 
+def view(src, own, feat, rev="HEAD"):
+    """A hash of @rev's files and blobs, without other features' tests."""
+    out = git(src, "ls-tree", "-r", "--full-tree", rev)
+    if out is None:
+        return None
+    h = hashlib.sha1()
+    for line in out.splitlines():
+        path = line.split("\t", 1)[1]
+        if own.get(path) in (None, feat):
+            h.update((line + "\n").encode())
+    return h.hexdigest()[:12]
+
+
 def other_tests_only(src, own, old, tree, feat):
     """Do trees @old and @tree differ only in other features' test files?"""
     out = git(src, "diff", "--name-only", old, tree)
@@ -58,10 +77,15 @@ def other_tests_only(src, own, old, tree, feat):
     return all(own.get(f) not in (None, feat) for f in out.split())
 
 
-def main(mdir, tsv, tree):
-    src = os.environ.get("SRC") or os.path.join(os.path.dirname(
+def source():
+    return os.environ.get("SRC") or os.path.join(os.path.dirname(
         os.path.dirname(os.path.abspath(__file__))), "build", "linux")
+
+
+def main(mdir, tsv, tree):
+    src = source()
     own = owned_tests(src) if os.path.isdir(src) else {}
+    views = {}
     rows = {}
     if os.path.exists(tsv):
         with open(tsv) as f:
@@ -95,7 +119,11 @@ def main(mdir, tsv, tree):
                 verdict, by = r[2], r[3]
                 when = "%s, %s min" % (r[6], r[4])
                 if r[5] != tree:
-                    if other_tests_only(src, own, r[5], tree, feat):
+                    if feat not in views:
+                        views[feat] = view(src, own, feat) if own else None
+                    if len(r) >= 8 and r[7] and r[7] == views[feat]:
+                        when += "; tree %s: only other features' tests differ" % r[5]
+                    elif other_tests_only(src, own, r[5], tree, feat):
                         when += "; tree %s: only other features' tests differ" % r[5]
                     else:
                         verdict += " (older tree %s)" % r[5]
@@ -121,4 +149,10 @@ def main(mdir, tsv, tree):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    if sys.argv[1:2] == ["--view"]:
+        v = view(source(), owned_tests(source()), sys.argv[2])
+        if not v:
+            sys.exit("mutants-table.py: no tree at %s" % source())
+        print(v)
+    else:
+        main(*sys.argv[1:4])

@@ -371,12 +371,18 @@ t_mutants_tree() { # a row stays current when only other features' tests changed
 	printf 'mutant\tfeature\tverdict\tcaught by\tminutes\ttree\tdate\n' > "$tmp/rows.tsv"
 	printf '%s\t1\tcaught\tx\t1\t%s\t2026-01-01\n' f1-gfp-nofs-waits "$other" \
 		f1-head-not-told "$own" f2-node-limit "$other" >> "$tmp/rows.tsv"
+	# Rows from a tree whose objects are gone: their view decides
+	view=$(SRC=$src python3 "$H/mutants-table.py" --view 1) || return 1
+	printf '%s\t1\tcaught\tx\t1\t0123456789ab\t2026-01-01\t%s\n' \
+		f1-killed-waiter-stays "$view" f1-limit-read-once 0123456789ab >> "$tmp/rows.tsv"
 	SRC=$src python3 "$H/mutants-table.py" "$TOP/tests/mutants" "$tmp/rows.tsv" "$cur" > "$tmp/rows.md" &&
 		expect "^| f1-gfp-nofs-waits | .* | \*\*caught\*\* | .*only other features' tests differ" "$tmp/rows.md" &&
 		expect "^| f1-head-not-told | .* | \*\*caught (older tree $own)\*\*" "$tmp/rows.md" &&
-		expect "^| f2-node-limit | .* | \*\*caught (older tree $other)\*\*" "$tmp/rows.md"
+		expect "^| f2-node-limit | .* | \*\*caught (older tree $other)\*\*" "$tmp/rows.md" &&
+		expect "^| f1-killed-waiter-stays | .* | \*\*caught\*\* | .*only other features' tests differ" "$tmp/rows.md" &&
+		expect "^| f1-limit-read-once | .* | \*\*caught (older tree 0123456789ab)\*\*" "$tmp/rows.md"
 }
-check "check-mutants: a row from a tree that differs only in other features' tests stays current" t_mutants_tree
+check "check-mutants: a row from a tree that differs only in other features' tests stays current (by the trees, or by its view when the old tree is gone)" t_mutants_tree
 
 # --- Kconfig: a dropped option fails the config step -------------------------
 t_config_drop() {
