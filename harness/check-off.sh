@@ -12,14 +12,26 @@
 . "$(dirname "$0")/common.sh"
 
 base=$BUILD/base/obj
-[ -f "$base/vmlinux" ] || die "no base build; run 'harness/baseline.sh --build-only'"
+# The base is built here when it is missing or stale (13-15 min cold, a
+# few minutes with a warm ccache), in the environment of a plain make: a
+# caller's SRC and OBJ (make check-mutants' scratch tree) are not the base's
+build_base() {
+	say "$1: building it (harness/baseline.sh --build-only)"
+	env -u SRC -u OBJ -u NONE_OBJ -u FEATURES "$TOP/harness/baseline.sh" --build-only ||
+		die "the base did not build"
+}
+[ -f "$base/vmlinux" ] || build_base "no base build in ${base#"$TOP"/}"
 none=${NONE_OBJ:-$BUILD/none/obj}	# another tree (make check-mutants) needs its own
 OBJ=$none FEATURES=none "$TOP/harness/configure.sh"
 # Both must come from the same config, the series' options aside
 feat=$(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=.*/\1/p' "$TOP/configs/features.config" | paste -sd'|')
-if ! diff -q <(grep -v -E "^(# )?(${feat:-NONE})[= ]" "$base/.config") \
-	<(grep -v -E "^(# )?(${feat:-NONE})[= ]" "$none/.config") > /dev/null; then
-	die "build/base/obj was built with another config (configs/ changed since); rebuild it: harness/baseline.sh --build-only"
+same_config() {
+	diff -q <(grep -v -E "^(# )?(${feat:-NONE})[= ]" "$base/.config") \
+		<(grep -v -E "^(# )?(${feat:-NONE})[= ]" "$none/.config") > /dev/null
+}
+if ! same_config; then
+	build_base "build/base/obj was built with another config (configs/ changed since)"
+	same_config || die "build/base/obj still has another config than build/none/obj"
 fi
 objs=("$@")
 if [ ${#objs[@]} = 0 ]; then
