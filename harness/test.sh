@@ -2,7 +2,8 @@
 # make test / make test-full. Stages, stopping at the first broken one:
 #   (a) the series applies with no fuzz; checkpatch --strict is clean;
 #       changelogs and MAINTAINERS (make check-series' cheap part)
-#   (b) the kernel builds with every feature option on
+#   (b) the kernel builds with every feature option on; with every option
+#       off, the objects the series changes are the base's (make check-off)
 #   (c) the harness's own tests
 #   (d) one guest: KUnit (built in) + the mm selftests, the series' included
 #   (e) every benchmark at its smoke size (QUICK=1), so they never rot
@@ -72,6 +73,18 @@ grep -q '^not ok' "$out/check-series.txt" && broken series "see $out/check-serie
 stage "(b) build with every feature on$([ "$scope" != debug ] || echo ', the debug kernel')"
 if FEATURES=all "$TOP/harness/build.sh"; then echo "ok build all features" | record build
 else echo "not ok build all features" | record build; broken build "the kernel does not build"; fi
+
+if [ "$scope" != debug ]; then
+	# A feature compiled out leaves nothing: the objects the series changes,
+	# built with every option off, are the base's (seconds warm, a few
+	# minutes cold: the base's objects only)
+	stage "(b2) every feature compiled out: the changed objects are the base's (make check-off)"
+	co=0
+	"$TOP/harness/check-off.sh" > "$out/check-off.txt" 2>&1 || co=$?
+	grep -E '^(ok|not ok) ' "$out/check-off.txt" | record check-off || true
+	[ "$co" = 0 ] || grep -q '^not ok' "$out/check-off.txt" ||
+		echo "not ok check-off.sh ended with status $co (see $out/check-off.txt)" | record check-off
+fi
 
 stage "(c) harness self-tests"
 "$TOP/tests/harness/run.sh" | tee "$out/harness.txt" >&2 || true
