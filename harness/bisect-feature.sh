@@ -36,7 +36,7 @@ echo "| run | result |"
 echo "|-----|--------|"
 echo "$lines" | awk '{ r = $3; if (NF > 3) r = r " (status " $4 ")"; print "| " $2 " | " r " |" }'
 echo
-if ! echo "$lines" | grep -q '^bisect: all-off pass'; then
+if ! grep -q '^bisect: all-off pass' <<< "$lines"; then
 	echo "The test fails with every feature of the series off: no feature is to"
 	echo "blame. Bisect the series itself (git bisect in build/linux) or the base."
 	exit 1

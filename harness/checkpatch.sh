@@ -12,7 +12,7 @@ for p in $(series_files); do
 	[ ! -f "$exc" ] || ignore=$(awk -v n="$name" '$1 == n {printf "%s,", $2}' "$exc")
 	out=$("$SRC/scripts/checkpatch.pl" --strict --no-tree --show-types \
 		${ignore:+--ignore "${ignore%,}"} "$p" 2>&1) || true
-	if echo "$out" | grep -q 'total: 0 errors, 0 warnings, 0 checks'; then
+	if grep -q 'total: 0 errors, 0 warnings, 0 checks' <<< "$out"; then
 		echo "ok checkpatch $name"; pass=$((pass + 1))
 	else
 		echo "not ok checkpatch $name"; echo "$out" | sed 's/^/#   /'; fail=$((fail + 1))

@@ -64,7 +64,7 @@ while read -r c; do
 	if [ "$subject" = "$("$TOP/harness/features.py" patches maintainers)" ]; then
 		maint=$c; continue
 	fi
-	printf '%s\n' "${want[@]}" | grep -qxF -- "$subject" || continue
+	grep -qxF -- "$subject" <<< "$(printf '%s\n' "${want[@]}")" || continue	# no pipe: grep -q exiting early made printf die of SIGPIPE (pipefail)
 	say "patch $num: $subject"
 	git -C "$wt" -c merge.conflictstyle=diff3 cherry-pick -n "$c" > "$sdir/pick.log" 2>&1 || true
 	# The MAINTAINERS entry comes last, with this feature's files only
@@ -143,7 +143,7 @@ for p in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
 	ignore=$(awk -v n="$base" 'substr($1, 6) == n {printf "%s,", $2}' "$exc")
 	res=$("$wt/scripts/checkpatch.pl" --strict --no-tree --show-types \
 		${ignore:+--ignore "${ignore%,}"} "$p" 2>&1) || true
-	if echo "$res" | grep -q 'total: 0 errors, 0 warnings, 0 checks'; then
+	if grep -q 'total: 0 errors, 0 warnings, 0 checks' <<< "$res"; then
 		echo "ok checkpatch ${p##*/}"
 	else
 		echo "not ok checkpatch ${p##*/}"; echo "$res" | sed 's/^/#   /'; fails=$((fails + 1))
