@@ -64,16 +64,18 @@ args+=(-fsdev "local,id=root,path=/,security_model=none,readonly=on,multidevs=re
        -fsdev "local,id=res,path=$RESULTS,security_model=none,multidevs=remap"
        -device virtio-9p-pci,fsdev=res,mount_tag=results)
 
-# Disks: fresh sparse images under build/disks, recreated at every boot.
+# Disks: fresh sparse images under build/disks, one set per boot (guests
+# may run side by side: make test DEBUG=1), removed when the guest ends.
 disks=() env_disks=""
 swap=${SWAP:-}
 case $swap in "" | 0 | zram:*) ;; *) disks+=("swap:$swap:${SWAP_BPS:-}") ;; esac
 for d in ${DISKS:-}; do disks+=("$d"); done
 mkdir -p "$BUILD/disks"
+trap 'rm -f "$BUILD/disks/$$-"*.img' EXIT
 i=0
 for d in "${disks[@]}"; do
 	IFS=: read -r name size bps <<< "$d"
-	img=$BUILD/disks/$name.img
+	img=$BUILD/disks/$$-$name.img
 	rm -f "$img" && truncate -s "$size" "$img"
 	thr=""
 	[ -z "$bps" ] || thr=",throttling.bps-total=$bps"

@@ -14,10 +14,14 @@ mkdir -p "$out"
 # tests use it to kill a guest); the selftests are then not needed.
 runner=${SUITE_RUNNER:-}
 [ -n "$runner" ] || { "$TOP/harness/selftests.sh"; runner="$TOP/harness/guest/mm-suite.sh $OBJ/kselftest"; }
+# SUITE_OWN: categories that get a guest of their own (default settings)
+# beyond those configs/test-categories gives one; SUITE_JOBS: how many
+# guests run at once (each single-threaded TCG guest keeps one host core
+# busy; make test DEBUG=1 runs two).
 shared=() own=()
 for c in "$@"; do
 	v=GUEST_$c
-	if [ -n "${!v:-}" ]; then own+=("$c"); else shared+=("$c"); fi
+	if [ -n "${!v:-}" ] || [[ " ${SUITE_OWN:-} " == *" $c "* ]]; then own+=("$c"); else shared+=("$c"); fi
 done
 guest() { # DIR 'VAR=value ...' CAT...: boot a guest that runs CATs
 	local dir=$1 settings=$2 rc; shift 2
@@ -37,6 +41,7 @@ guest() { # DIR 'VAR=value ...' CAT...: boot a guest that runs CATs
 	)
 	rc=$?
 	set -e
+	say "guest ($*) ended with status $rc"
 	grep -h '^=== category .*: exit' "$dir/output.log" 2>/dev/null | sed 's/^=== /  /' >&2 || true
 	# A guest that died still leaves the results it got (the caller's
 	# compare reports what is missing), and is a failure of its own, named
@@ -49,12 +54,19 @@ guest() { # DIR 'VAR=value ...' CAT...: boot a guest that runs CATs
 	fi
 }
 : > "$out/guests.tsv"
-[ ${#shared[@]} = 0 ] || guest "$out" "" "${shared[@]}"
+jobs=${SUITE_JOBS:-1}
+slot() { # wait until fewer than $jobs guests run
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+}
+if [ ${#shared[@]} != 0 ]; then
+	if [ "$jobs" -gt 1 ]; then guest "$out" "" "${shared[@]}" & else guest "$out" "" "${shared[@]}"; fi
+fi
 for c in "${own[@]}"; do
 	v=GUEST_$c
-	say "category $c in a guest of its own: ${!v}"
-	guest "$out/$c" "${!v}" "$c"
+	say "category $c in a guest of its own: ${!v:-default settings}"
+	if [ "$jobs" -gt 1 ]; then slot; guest "$out/$c" "${!v:-}" "$c" & else guest "$out/$c" "${!v:-}" "$c"; fi
 done
+wait
 {
 	# KUnit runs at every boot: take it from the first guest's console.
 	k=$out/console.log

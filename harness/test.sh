@@ -22,6 +22,7 @@ if [ "${DEBUG:-0}" = 1 ]; then
 	scope=debug cats=$DEBUG_CATS SKIP_BENCH=1
 	export SKIP_BOOT=${SKIP_BOOT:-1}
 	export SUITE_APPEND=$DEBUG_APPEND SUITE_TIMEOUT=${SUITE_TIMEOUT:-$DEBUG_TIMEOUT}
+	export SUITE_OWN=${SUITE_OWN:-$DEBUG_OWN} SUITE_JOBS=${SUITE_JOBS:-$DEBUG_JOBS}
 fi
 [ -z "${CATS:-}" ] || cats=$CATS
 out=$BUILD/test-$scope

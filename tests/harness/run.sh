@@ -434,5 +434,15 @@ if [ "${SKIP_BOOT:-0}" != 1 ]; then
 		if "$H/tap.py" compare /dev/null "$tmp/suite/results.tsv" > "$tmp/c"; then echo "compare passed a dead guest"; return 1; fi
 	}
 	check "suite: a guest that dies fails the run, with the console's first splat" t_dead_suite_guest
+	t_parallel_suite_guests() { # SUITE_JOBS=2 (make test DEBUG=1): both guests report
+		local die=$TOP/build/harness-test/die.sh t0=$SECONDS
+		SUITE_RUNNER="$die" SUITE_OWN=ksm SUITE_JOBS=2 SUITE_TIMEOUT=120 QUIET=1 \
+			"$H/suite.sh" "$tmp/psuite" cow ksm > "$tmp/o" 2>&1 || { tail "$tmp/o"; return 1; }
+		expect $'^guest\tcow: the guest ended with status 1' "$tmp/psuite/results.tsv" &&
+			expect $'^guest\tksm: the guest ended with status 1' "$tmp/psuite/results.tsv" &&
+			[ -f "$tmp/psuite/ksm/console.log" ] || { tail "$tmp/o"; return 1; }
+		echo "# two guests in $((SECONDS - t0)) s"
+	}
+	check "suite: guests side by side (SUITE_JOBS=2) both report, each in its directory" t_parallel_suite_guests
 fi
 exit $((fails > 0))
