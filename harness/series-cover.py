@@ -78,11 +78,11 @@ def main(argv):
     if goals and block:
         out += ["", goals.group(0), "", block.group(0)]
     out += ["", wrap(
-        "Built, booted and tested with the harness in the series' repository: "
+        "The harness in the series' repository checks it with "
         "'make series FEATURE=%s CHECK=1' (checkpatch --strict, this series "
-        "alone built with only %s and its KUnit suite booted), 'make test' on "
-        "the whole series (KUnit and the mm selftests against the unpatched "
-        "base) and 'make bench B=%s'." % (n, feat["kconfig"], feat["bench"]))]
+        "alone built with only %s and its KUnit suite booted) and 'make test' "
+        "on the whole series (KUnit and the mm selftests against the "
+        "unpatched base), and measures it with 'make bench B=%s'." % (n, feat["kconfig"], feat["bench"]))]
     out += ["", wrap("Base: Debian 12's %s %s (upstream %s with Debian's patches), as "
                      "'make tree' unpacks it." % ("linux-source-6.12", version.group(1),
                                                   version.group(1).split("-")[0]))]
