@@ -2,7 +2,9 @@
 """Summarise benchmark runs: one table per benchmark, mmtests-style.
 
   report.py RUN_DIR          reads RUN_DIR/raw.jsonl, writes RUN_DIR/table.md
-                             and RUN_DIR/*.png (gnuplot), prints the table
+                             and its plots (gnuplot: RUN_DIR/*.png, or
+                             build/plots/<bench>/<run>/ for a run in results/),
+                             prints the table
   report.py --summary DIR    collects the newest run of every benchmark under
                              DIR (results/) into DIR/SUMMARY.md, and every
                              case the base kernel ran into DIR/BASE.md
@@ -151,8 +153,22 @@ def fmt(x):
     return "%.3g" % x
 
 
+def plot_dir(run_dir):
+    """Where a run's plots go: build/plots/<benchmark>/<run>/ for a run kept
+    in results/ (only the plots results/README.md shows are committed, in
+    results/plots/), the run's own directory for a run under build/."""
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    rel = os.path.relpath(os.path.abspath(run_dir), os.path.join(top, "results"))
+    if rel.startswith(".."):
+        return run_dir
+    d = os.path.join(top, "build", "plots", rel)
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
 def plot(run_dir, rows, metrics):
     """One PNG per headline metric: per variant and case, mean with stddev bars."""
+    run_dir = plot_dir(run_dir)
     for k in metrics:
         data = os.path.join(run_dir, "plot-%s.dat" % k)
         series = OrderedDict()

@@ -195,11 +195,12 @@ t_promote() { # make promote keeps a run without its scratch, and refuses a half
 	local dest=$TOP/results/migrate-copy/$id rc=0
 	mkdir -p "$run"
 	head -n 2 "$TOP"/results/migrate-copy/20261204-044607-patched/raw.jsonl > "$run/raw.jsonl"
-	: > "$run/.bench"; : > "$run/last-output.txt"; echo x > "$run/output.log"
+	: > "$run/.bench"; : > "$run/last-output.txt"; echo x > "$run/output.log"; : > "$run/x.png"
 	RUN=$run "$H/promote.sh" > /dev/null 2>&1 || { echo "promote failed"; rc=1; }
 	[ $rc = 1 ] || [ -s "$dest/raw.jsonl" ] && [ -s "$dest/output.log" ] && [ -s "$dest/table.md" ] ||
 		{ echo "not copied, or no table"; rc=1; }
 	[ ! -e "$dest/.bench" ] && [ ! -e "$dest/last-output.txt" ] || { echo "scratch copied"; rc=1; }
+	! ls "$dest"/*.png > /dev/null 2>&1 || { echo "plots in results/ (they belong in build/plots)"; rc=1; }
 	RUN=$run "$H/promote.sh" > /dev/null 2>&1 && { echo "promoted over an existing run"; rc=1; }
 	rm -rf "$dest"
 	mkdir -p "$tmp/bench-runs/migrate-copy/half"
@@ -210,6 +211,16 @@ t_promote() { # make promote keeps a run without its scratch, and refuses a half
 	return $rc
 }
 check "bench: make promote copies a finished run without its scratch" t_promote
+t_results_notes() { # every kept run says what it is; only the goals' plots are kept
+	local d rc=0
+	for d in "$TOP"/results/*/*/; do
+		[ -f "$d/raw.jsonl" ] || continue
+		[ -s "$d/NOTE.md" ] || { echo "no NOTE.md in ${d#"$TOP"/}"; rc=1; }
+		! ls "$d"*.png > /dev/null 2>&1 || { echo "plots in ${d#"$TOP"/}"; rc=1; }
+	done
+	return $rc
+}
+check "results: every kept run has its NOTE.md and no plots of its own" t_results_notes
 t_base_table() { # BASE.md: each case from the newest base run that has it
 	mkdir -p "$tmp/res/b/1-patched" "$tmp/res/b/2-base" "$tmp/res/b/3-base"
 	row() { printf '{"case": "%s", "variant": "%s", "headline": ["elapsed_s"], "metrics": {"elapsed_s": %s, "x": 1}}\n' "$@"; }
