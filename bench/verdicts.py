@@ -128,9 +128,9 @@ def evaluate():
             r = stats.ratio(on, off)
             out.append(dict(base, pair="%s vs %s" % (av, bv), ratio=r, verdict=verdict(g, r),
                             runs="%s vs %s" % (a, b),
-                            data=("%s vs %s" % (av, bv),
-                                  {i + 1: v for i, v in enumerate(off.values())},
-                                  {i + 1: v for i, v in enumerate(on.values())})))
+                            data=("", {i + 1: v for i, v in enumerate(off.values())},
+                                  {i + 1: v for i, v in enumerate(on.values())}),
+                            names=(bv, av), paired=False))
             continue
         rows = load(g["run"])
         ps = pairs(rows, g["case"])
@@ -148,7 +148,10 @@ def evaluate():
 
 
 def plot_name(r):
-    slug = re.sub(r"[^a-z0-9]+", "-", (r["goal"] + " " + r["case"]).lower()).strip("-")[:60]
+    """One plot per run, case and metric: goals that share them share it"""
+    runs = re.sub(r"\[[^]]*\]", "", r["runs"])
+    runs = " ".join(w.split("/")[-1] for w in runs.split() if w != "vs")
+    slug = re.sub(r"[^a-z0-9_.]+", "-", ("%s %s %s" % (runs, r["case"], r["metric"])).lower()).strip("-")
     return "f%s-%s.png" % (r["feat"].replace("-", "series"), slug)
 
 
@@ -161,17 +164,22 @@ def plots(rows, outdir):
     goals_ = {}
     for r in rows:
         if r.get("data"):
-            goals_.setdefault(plot_name(r), []).append(r)
+            rs = goals_.setdefault(plot_name(r), [])
+            if all(x["pair"] != r["pair"] for x in rs):	# once per pair
+                rs.append(r)
     colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
     for name, rs in goals_.items():
         tmp = tempfile.mkdtemp()
         cmds = []
         for i, r in enumerate(rs):
             label, off, on = r["data"]
+            label = "" if label == "-" else label + " "
+            offn, onn = r.get("names", ("off", "on"))
             dx = 0.3 * i
             dat = os.path.join(tmp, "%d.dat" % i)
             with open(dat, "w") as f:
-                for k in sorted(set(off) & set(on)) or []:
+                # the two values of one repetition, joined only when paired
+                for k in sorted(set(off) & set(on)) if r.get("paired", True) else []:
                     f.write("%g %g %g %g\n" % (k + dx - 0.1, off[k], 0.2, on[k] - off[k]))
             offd, ond = os.path.join(tmp, "%d.off" % i), os.path.join(tmp, "%d.on" % i)
             with open(offd, "w") as f:
@@ -182,13 +190,15 @@ def plots(rows, outdir):
                     f.write("%g %g\n" % ((k if isinstance(k, int) else j + 1) + dx + 0.1, on[k]))
             c = colours[i % len(colours)]
             s_ = r["ratio"]
-            t = "%s: on/off %s" % (label, cell(s_)) if s_ else label
-            cmds.append("'%s' using 1:2:3:4 with vectors nohead lc rgb '%s' dt 3 notitle" % (dat, c))
-            cmds.append("'%s' using 1:2 with points pt 6 ps 1.3 lc rgb '%s' title '%s off'" % (offd, c, label))
-            cmds.append("'%s' using 1:2 with points pt 7 ps 1.3 lc rgb '%s' title '%s on (%s)'"
-                        % (ond, c, label, t.split(": ", 1)[-1]))
+            ratio = "%s/%s %s" % (onn, offn, cell(s_)) if s_ else ""
+            if os.path.getsize(dat):
+                cmds.append("'%s' using 1:2:3:4 with vectors nohead lc rgb '%s' dt 3 notitle" % (dat, c))
+            cmds.append("'%s' using 1:2 with points pt 6 ps 1.3 lc rgb '%s' title '%s%s'" % (offd, c, label, offn))
+            cmds.append("'%s' using 1:2 with points pt 7 ps 1.3 lc rgb '%s' title '%s%s (%s)'"
+                        % (ond, c, label, onn, ratio))
         r0 = rs[0]
-        title = "%s (%s, %s)" % (r0["goal"][:70], r0["case"], r0["metric"])
+        paired = "" if r0.get("paired", True) else "; two boots, not paired"
+        title = "%s: %s, %s%s" % (r0["runs"].split("/")[0], r0["case"], r0["metric"], paired)
         script = ("set terminal pngcairo size 900,480 noenhanced; set output '%s';"
                   "set title '%s'; set xlabel 'repetition'; set ylabel '%s';"
                   "set key outside below; set grid; set offsets 0.5, 0.5, 0, 0;"
@@ -281,7 +291,12 @@ def main():
         sys.stdout.write(text(rows))
         return 0
     if "--plots" in sys.argv:
-        for n in plots(rows, os.path.join(TOP, "results", "plots")):
+        d = os.path.join(TOP, "results", "plots")
+        made = plots(rows, d)
+        for n in sorted(os.listdir(d)):	# only what results/README.md shows
+            if n.endswith(".png") and n not in made:
+                os.unlink(os.path.join(d, n))
+        for n in made:
             print("results/plots/" + n)
         return 0
     md = markdown(rows)
