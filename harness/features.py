@@ -3,8 +3,10 @@
 with it.
 
   features.py --check          configs/feature-sysctls, configs/features.config,
-                               configs/test-categories, bench/*/spec and the
-                               README's feature table agree with the registry
+                               configs/test-categories, configs/stress-sysctls,
+                               configs/feature-vmstat (against the applied
+                               series' mm/vmstat.c), bench/*/spec and the
+                               README's feature table and seeds agree with it
   features.py cats N           feature N's selftest categories
   features.py name N           feature N's name
   features.py patches N        subjects of feature N's patches (configs/series),
@@ -91,6 +93,29 @@ def check():
                 ("`%s`" % f["sysctl"]) not in row[0]:
             errs.append("README.md: the feature table's row %s lacks `%s` or `%s`"
                         % (f["n"], f["kconfig"][len("CONFIG_"):], f["sysctl"]))
+    seeds = [f["seed"] for f in feats]
+    said = "seeds %s and %s for features" % (", ".join(seeds[:-1]), seeds[-1])
+    if said not in " ".join(readme.split()):
+        errs.append("README.md does not say '%s ...' (the seeds in the features' order)" % said)
+    # make stress toggles every feature's sysctl through its off and on values
+    stress = {}
+    for line in open(os.path.join(TOP, "configs", "stress-sysctls")):
+        if line.strip() and not line.startswith("#"):
+            parts = line.rstrip("\n").split("\t")
+            stress[parts[0]] = parts[1].split() if len(parts) > 1 else []
+    for f in feats:
+        vals = stress.get(f["sysctl"])
+        if vals is None or f["off"] not in vals or f["on"] not in vals:
+            errs.append("configs/stress-sysctls: %s lacks its off (%s) or on (%s) value"
+                        % (f["sysctl"], f["off"], f["on"]))
+    # the counters the benchmarks report exist in the applied series
+    vmstat = os.path.join(TOP, "build", "linux", "mm", "vmstat.c")
+    if os.path.exists(vmstat):
+        text = open(vmstat).read()
+        for line in open(os.path.join(TOP, "configs", "feature-vmstat")):
+            c = line.strip()
+            if c and not c.startswith("#") and '"%s"' % c not in text:
+                errs.append("configs/feature-vmstat: %s is not a counter of mm/vmstat.c" % c)
     listed = series()
     known = {f["n"] for f in feats} | {"maintainers"}
     if [s for s, _ in listed] != patch_subjects():
@@ -113,7 +138,8 @@ if __name__ == "__main__":
         ok = check()
         if ok:
             print("configs/features: feature-sysctls, features.config, test-categories, "
-                  "the benchmark specs, the README and configs/series agree with it")
+                  "stress-sysctls, feature-vmstat, the benchmark specs, the README and "
+                  "configs/series agree with it")
         sys.exit(0 if ok else 1)
     if len(a) == 2 and a[0] in ("cats", "name"):
         for f in load():
