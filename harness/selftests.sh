@@ -13,17 +13,25 @@ stamp=$(cd "$SRC" && gitk rev-parse HEAD)-$( { gitk diff HEAD -- tools/testing/s
 if [ -x "$dest/mm/run_vmtests.sh" ] && [ "$(cat "$dest/.stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
 fi
+# One build per $OBJ at a time (two at once used to share one copy and
+# break each other); the copy and objects are per $OBJ, so the normal, the
+# debug and a check-mutants kernel's tests can build side by side.
+exec {lock}> "$OBJ/.selftests.lock"
+flock "$lock"
+if [ -x "$dest/mm/run_vmtests.sh" ] && [ "$(cat "$dest/.stamp" 2>/dev/null)" = "$stamp" ]; then
+	exit 0	# built by the holder of the lock meanwhile
+fi
 log=$OBJ/selftests.log
 say "building mm selftests (log: ${log#"$TOP"/})"
 make -s -C "$SRC" O="$OBJ" headers > "$log" 2>&1 || { tail -n 20 "$log" >&2; die "make headers failed"; }
-copy=$BUILD/ksft-src
+copy=$OBJ/ksft-src
 rm -rf "$copy" && mkdir -p "$copy"
 # The selftests' build needs the whole tree (scripts/, mm/gup_test.h, lib/,
 # include/vdso); a hard-linked copy costs seconds.
 cp -al "$SRC/." "$copy/" && rm -rf "$copy/.git"
-rm -rf "$dest" "$BUILD/ksft-obj"
+rm -rf "$dest" "$OBJ/ksft-obj"
 # 6.12.117's khugepaged.c uses KSFT_SKIP without including kselftest.h.
-make -C "$copy/tools/testing/selftests" TARGETS=mm O="$BUILD/ksft-obj" \
+make -C "$copy/tools/testing/selftests" TARGETS=mm O="$OBJ/ksft-obj" \
 	KHDR_INCLUDES="-isystem $OBJ/usr/include" EXTRA_CFLAGS=-DKSFT_SKIP=4 \
 	-j"$JOBS" install INSTALL_PATH="$dest" >> "$log" 2>&1 ||
 	{ grep -E 'error|Error' "$log" | tail -n 20 >&2; die "selftests build failed (log: $log)"; }
