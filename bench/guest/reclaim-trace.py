@@ -12,6 +12,9 @@ its end (buffer overrun) is dropped. With mm_vmscan_direct_reclaim_throttle_look
 look_same_cpu, look_same_cpu_page, look_other_cpu, look_other_cpu_page (a
 waiter told to look at the freelists, on its waker's CPU or another, and
 whether it got a page) and look_from_<reclaimer|kswapd|waiter>[_page].
+With the throttle: alloc_wait_max_us, the most one allocation waited over
+its rounds of reclaim (the tracepoint's alloc_wait_us), and
+task_stall_max_s, the largest sum of one task's stalls.
 """
 import math
 import re
@@ -19,11 +22,14 @@ import sys
 
 pat = re.compile(r"-(\d+)\s+\[\d+\].*?\s([\d.]+): mm_vmscan_direct_reclaim_(begin|end|throttle):(.*)")
 wait_pat = re.compile(r"wait_us=(\d+) outcome=(\w+)")
+alloc_pat = re.compile(r"alloc_wait_us=(\d+)")
 look_pat = re.compile(r"\[(\d+)\].*mm_vmscan_direct_reclaim_throttle_look: .*"
                       r"from=(\w+) from_cpu=(\d+) page=(\d)")
 open_at, lat, stall, events, cur, peak = {}, [], [], [], 0, 0
 waited = {}
 looks = {}
+alloc_max = None
+task_stall = {}
 for line in sys.stdin:
     m = pat.search(line)
     if m:
@@ -42,8 +48,12 @@ for ts, kind, pid, rest in events:
         w = wait_pat.search(rest)
         if not w:
             continue
+        a = alloc_pat.search(rest)
+        if a:
+            alloc_max = max(alloc_max or 0, int(a.group(1)))
         if w.group(2) == "page":      # got a page while waiting: no reclaim
             stall.append(float(w.group(1)))
+            task_stall[pid] = task_stall.get(pid, 0.0) + float(w.group(1))
         else:                          # reclaims next: add the wait to it
             waited[pid] = float(w.group(1))
     elif kind == "begin":
@@ -54,6 +64,7 @@ for ts, kind, pid, rest in events:
         us = (ts - open_at.pop(pid)) * 1e6
         lat.append(us)
         stall.append(us + waited.pop(pid, 0.0))
+        task_stall[pid] = task_stall.get(pid, 0.0) + stall[-1]
         cur -= 1
 lat.sort()
 stall.sort()
@@ -73,6 +84,9 @@ print("stall_events=%d" % len(stall))
 print("stall_p50_us=%.0f" % pct(stall, 50))
 print("stall_p99_us=%.0f" % pct(stall, 99))
 print("stall_max_us=%.0f" % (stall[-1] if stall else 0))
+print("task_stall_max_s=%.2f" % (max(task_stall.values()) / 1e6 if task_stall else 0))
+if alloc_max is not None:
+    print("alloc_wait_max_us=%d" % alloc_max)
 if looks:
     for k in ("same_cpu", "other_cpu", "from_reclaimer", "from_kswapd", "from_waiter"):
         print("look_%s=%d" % (k, looks.get("look_" + k, 0)))

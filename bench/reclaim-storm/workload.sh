@@ -9,6 +9,12 @@
 # oom-swap / oom-noswap / oom-memcg: three 'tail /dev/zero' at once (in a
 # cgroup with memory.max = RAM/4 for oom-memcg), time until all are
 # OOM-killed (bounded: OOM_LIMIT seconds, then oom_timeout=1).
+# oom-crowd: OOM_TASKS (400) tasks sharing 1.5x RAM without swap, three
+# passes each, all released at once: seconds to the first OOM kill
+# (oom_first_s, from oom:mark_victim in the trace) and until the last is
+# gone (oom_all_s), kills (oom_kill); the throttle's longest wait of one
+# allocation (alloc_wait_max_us) and the largest time one task spent in
+# the allocator, waits plus reclaim (task_stall_max_s).
 # Direct reclaim concurrency and latency come from the
 # mm_vmscan_direct_reclaim_begin/end tracepoints; with feature 1 in the
 # kernel, mm_vmscan_direct_reclaim_throttle adds each task's wait to its
@@ -30,6 +36,7 @@ bench_setup() {
 	if [ -e $T/events/vmscan/mm_vmscan_direct_reclaim_throttle_look/enable ]; then
 		echo 1 > $T/events/vmscan/mm_vmscan_direct_reclaim_throttle_look/enable
 	fi
+	[ ! -e $T/events/oom/mark_victim/enable ] || echo 1 > $T/events/oom/mark_victim/enable
 	echo 30 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 	MEM_MB=$(( $(mem_kb MemTotal) / 1024 ))
 }
@@ -70,6 +77,45 @@ oom_case() { # $1: swap, noswap, or memcg (memory.max = RAM/4, swap on)
 	echo "oom_seconds=$(echo "$t1 - $t0" | bc -l)"
 	echo "killed=$n"
 }
+oom_crowd() {
+	local swapdevs n=${OOM_TASKS:-400} mib p i pids=() stat t0 t1 first
+	swapdevs=$(awk 'NR > 1 {print $1}' /proc/swaps)
+	for d in $swapdevs; do swapoff "$d"; done
+	mib=$(( MEM_MB * 3 / 2 / n + 1 ))
+	# This shell (bench_run's subshell) is larger than a task of 2 MiB:
+	# the OOM killer must not pick it. Each task maps its memory and
+	# stops itself before the first touch; all start together (forking
+	# 400 under TCG takes longer than the storm).
+	echo -1000 > /proc/self/oom_score_adj
+	for ((i = 0; i < n; i++)); do
+		( echo 0 > /proc/self/oom_score_adj; exec "$BIN/memhog" -S -m $mib -p 3 > /dev/null 2>&1 ) &
+		pids+=($!)
+	done
+	for p in "${pids[@]}"; do
+		until read -r -a stat < /proc/$p/stat 2>/dev/null && [ "${stat[2]}" = T ]; do
+			[ -e /proc/$p ] || break
+			sleep 0.1
+		done
+	done
+	echo "oom_tasks=$n"
+	echo "oom_task_mib=$mib"
+	echo oom-crowd-start > $T/trace_marker
+	t0=$EPOCHREALTIME
+	kill -CONT "${pids[@]}"
+	# A watchdog: a hang is a result (oom_timeout=1), not a stuck run.
+	( sleep "${OOM_LIMIT:-600}"; kill -KILL "${pids[@]}" 2> /dev/null ) & local dog=$!
+	wait "${pids[@]}" 2> /dev/null
+	t1=$EPOCHREALTIME
+	kill $dog 2> /dev/null; wait $dog 2> /dev/null
+	for d in $swapdevs; do swapon "$d"; done
+	echo "oom_timeout=$(echo "$t1 - $t0 >= ${OOM_LIMIT:-600}" | bc)"
+	echo "oom_all_s=$(echo "$t1 - $t0" | bc -l)"
+	# the first mark_victim after the start marker, by the trace clock
+	first=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0; break } }
+		/oom-crowd-start/ { t0 = t } / mark_victim:/ && t0 && !f { f = t }
+		END { if (f) printf "%.2f", f - t0 }' $T/trace)
+	[ -z "$first" ] || echo "oom_first_s=$first"
+}
 bench_run() {
 	local rc=0 g
 	trace_start
@@ -96,6 +142,7 @@ bench_run() {
 	oom-swap) oom_case swap ;;
 	oom-noswap) oom_case noswap ;;
 	oom-memcg) oom_case memcg ;;
+	oom-crowd) oom_crowd ;;
 	esac
 	trace_stop
 	return $rc
