@@ -9,10 +9,11 @@
 # oom-swap / oom-noswap / oom-memcg: three 'tail /dev/zero' at once (in a
 # cgroup with memory.max = RAM/4 for oom-memcg), time until all are
 # OOM-killed (bounded: OOM_LIMIT seconds, then oom_timeout=1).
-# oom-crowd: OOM_TASKS (400) tasks sharing 1.5x RAM without swap, three
-# passes each, all released at once: seconds to the first OOM kill
-# (oom_first_s, from oom:mark_victim in the trace) and until the last is
-# gone (oom_all_s), kills (oom_kill); the throttle's longest wait of one
+# oom-crowd: OOM_TASKS (400) tasks sharing 1.5x RAM without swap, keeping
+# their memory hot, all released at once: seconds to the first OOM kill
+# (oom_first_s, from oom:mark_victim in the trace); OOM_HOLD (10) s after
+# it every survivor gets SIGTERM: seconds until the last is gone
+# (oom_exit_s); kills (oom_kill); the throttle's longest wait of one
 # allocation (alloc_wait_max_us) and the largest time one task spent in
 # the allocator, waits plus reclaim (task_stall_max_s).
 # Direct reclaim concurrency and latency come from the
@@ -78,17 +79,18 @@ oom_case() { # $1: swap, noswap, or memcg (memory.max = RAM/4, swap on)
 	echo "killed=$n"
 }
 oom_crowd() {
-	local swapdevs n=${OOM_TASKS:-400} mib p i pids=() stat t0 t1 first
+	local swapdevs n=${OOM_TASKS:-400} mib p i pids=() stat t0 t1 t2 first k0 k tick
 	swapdevs=$(awk 'NR > 1 {print $1}' /proc/swaps)
 	for d in $swapdevs; do swapoff "$d"; done
 	mib=$(( MEM_MB * 3 / 2 / n + 1 ))
 	# This shell (bench_run's subshell) is larger than a task of 2 MiB:
 	# the OOM killer must not pick it. Each task maps its memory and
 	# stops itself before the first touch; all start together (forking
-	# 400 under TCG takes longer than the storm).
+	# 400 under TCG takes longer than the storm) and keep their memory
+	# hot until killed.
 	echo -1000 > /proc/self/oom_score_adj
 	for ((i = 0; i < n; i++)); do
-		( echo 0 > /proc/self/oom_score_adj; exec "$BIN/memhog" -S -m $mib -p 3 > /dev/null 2>&1 ) &
+		( echo 0 > /proc/self/oom_score_adj; exec "$BIN/memhog" -S -m $mib -d 3600 > /dev/null 2>&1 ) &
 		pids+=($!)
 	done
 	for p in "${pids[@]}"; do
@@ -99,17 +101,40 @@ oom_crowd() {
 	done
 	echo "oom_tasks=$n"
 	echo "oom_task_mib=$mib"
+	# Each kill would list every task (400 lines) on the serial console:
+	# under TCG that, not the kernel, would set the pace.
+	local dump
+	read -r dump < /proc/sys/vm/oom_dump_tasks
+	echo 0 > /proc/sys/vm/oom_dump_tasks
+	# Builtins only from here until the end: a fork under OOM can take
+	# seconds (read -t on a fifo is the sleep).
+	rm -f /tmp/oom-tick; mkfifo /tmp/oom-tick; exec {tick}<> /tmp/oom-tick
+	k0=$(awk '$1 == "oom_kill" {print $2}' /proc/vmstat)
 	echo oom-crowd-start > $T/trace_marker
 	t0=$EPOCHREALTIME
 	kill -CONT "${pids[@]}"
-	# A watchdog: a hang is a result (oom_timeout=1), not a stuck run.
-	( sleep "${OOM_LIMIT:-600}"; kill -KILL "${pids[@]}" 2> /dev/null ) & local dog=$!
-	wait "${pids[@]}" 2> /dev/null
+	# until the first kill (OOM_LIMIT at most), then OOM_HOLD seconds more
+	while :; do
+		while read -r p k; do [ "$p" != oom_kill ] || break; done < /proc/vmstat
+		[ "$k" = "$k0" ] || break
+		[ "${EPOCHREALTIME%.*}" -lt $(( ${t0%.*} + ${OOM_LIMIT:-300} )) ] || break
+		read -r -t 0.2 -u $tick _
+	done
 	t1=$EPOCHREALTIME
-	kill $dog 2> /dev/null; wait $dog 2> /dev/null
+	echo "oom_timeout=$([ "$k" = "$k0" ] && echo 1 || echo 0)"
+	while [ "${EPOCHREALTIME%.*}" -lt $(( ${t1%.*} + ${OOM_HOLD:-10} )) ]; do
+		read -r -t 0.2 -u $tick _
+	done
+	# every survivor told to go: how long until the last is gone
+	echo oom-crowd-term > $T/trace_marker
+	t1=$EPOCHREALTIME
+	kill -TERM "${pids[@]}" 2> /dev/null
+	wait "${pids[@]}" 2> /dev/null
+	t2=$EPOCHREALTIME
+	exec {tick}>&-; rm -f /tmp/oom-tick
 	for d in $swapdevs; do swapon "$d"; done
-	echo "oom_timeout=$(echo "$t1 - $t0 >= ${OOM_LIMIT:-600}" | bc)"
-	echo "oom_all_s=$(echo "$t1 - $t0" | bc -l)"
+	echo "$dump" > /proc/sys/vm/oom_dump_tasks
+	echo "oom_exit_s=$(echo "$t2 - $t1" | bc -l)"
 	# the first mark_victim after the start marker, by the trace clock
 	first=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0; break } }
 		/oom-crowd-start/ { t0 = t } / mark_victim:/ && t0 && !f { f = t }
