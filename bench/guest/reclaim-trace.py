@@ -15,8 +15,14 @@ whether it got a page) and look_from_<reclaimer|kswapd|waiter>[_page].
 With the throttle: alloc_wait_max_us, the most one allocation waited over
 its rounds of reclaim (the tracepoint's alloc_wait_us), and
 task_stall_max_s, the largest sum of one task's stalls.
+Given a file of "pid run_delay_ns" lines (schedstat, taken by the
+oom-crowd case before its SIGTERM): run_delay_max_s, the longest any of
+those tasks was runnable without a CPU over its life, and
+alloc_wait_max_run_delay_s, that of the task whose allocation waited
+longest, if it is in the file.
 """
 import math
+import os
 import re
 import sys
 
@@ -29,6 +35,7 @@ open_at, lat, stall, events, cur, peak = {}, [], [], [], 0, 0
 waited = {}
 looks = {}
 alloc_max = None
+alloc_max_pid = None
 task_stall = {}
 for line in sys.stdin:
     m = pat.search(line)
@@ -49,8 +56,8 @@ for ts, kind, pid, rest in events:
         if not w:
             continue
         a = alloc_pat.search(rest)
-        if a:
-            alloc_max = max(alloc_max or 0, int(a.group(1)))
+        if a and int(a.group(1)) > (alloc_max or -1):
+            alloc_max, alloc_max_pid = int(a.group(1)), pid
         if w.group(2) == "page":      # got a page while waiting: no reclaim
             stall.append(float(w.group(1)))
             task_stall[pid] = task_stall.get(pid, 0.0) + float(w.group(1))
@@ -87,6 +94,16 @@ print("stall_max_us=%.0f" % (stall[-1] if stall else 0))
 print("task_stall_max_s=%.2f" % (max(task_stall.values()) / 1e6 if task_stall else 0))
 if alloc_max is not None:
     print("alloc_wait_max_us=%d" % alloc_max)
+if len(sys.argv) > 1 and os.path.exists(sys.argv[1]):
+    delay = {}
+    with open(sys.argv[1]) as f:
+        for row in f:
+            p, ns = row.split()
+            delay[p] = int(ns) / 1e9
+    if delay:
+        print("run_delay_max_s=%.2f" % max(delay.values()))
+        if alloc_max_pid in delay:
+            print("alloc_wait_max_run_delay_s=%.2f" % delay[alloc_max_pid])
 if looks:
     for k in ("same_cpu", "other_cpu", "from_reclaimer", "from_kswapd", "from_waiter"):
         print("look_%s=%d" % (k, looks.get("look_" + k, 0)))

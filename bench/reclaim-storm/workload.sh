@@ -15,7 +15,10 @@
 # it every survivor gets SIGTERM: seconds until the last is gone
 # (oom_exit_s); kills (oom_kill); the throttle's longest wait of one
 # allocation (alloc_wait_max_us) and the largest time one task spent in
-# the allocator, waits plus reclaim (task_stall_max_s).
+# the allocator, waits plus reclaim (task_stall_max_s); of the survivors
+# at SIGTERM, the longest time runnable without a CPU (run_delay_max_s)
+# and that of the task with the longest allocation wait, if it survived
+# (alloc_wait_max_run_delay_s).
 # Direct reclaim concurrency and latency come from the
 # mm_vmscan_direct_reclaim_begin/end tracepoints; with feature 1 in the
 # kernel, mm_vmscan_direct_reclaim_throttle adds each task's wait to its
@@ -49,7 +52,8 @@ bench_cases() {
 trace_start() { echo > $T/trace; echo 1 > $T/tracing_on; }
 trace_stop() {
 	echo 0 > $T/tracing_on
-	python3 "$TOP/bench/guest/reclaim-trace.py" < $T/trace
+	python3 "$TOP/bench/guest/reclaim-trace.py" /tmp/oom-schedstat < $T/trace
+	rm -f /tmp/oom-schedstat
 	echo "trace_overruns=$(awk '/overrun:/{s+=$2} END{print s+0}' $T/per_cpu/cpu*/stats)"
 }
 oom_case() { # $1: swap, noswap, or memcg (memory.max = RAM/4, swap on)
@@ -80,6 +84,7 @@ oom_case() { # $1: swap, noswap, or memcg (memory.max = RAM/4, swap on)
 }
 oom_crowd() {
 	local swapdevs n=${OOM_TASKS:-400} mib p i pids=() stat t0 t1 t2 first k0 k tick
+	rm -f /tmp/oom-schedstat
 	swapdevs=$(awk 'NR > 1 {print $1}' /proc/swaps)
 	for d in $swapdevs; do swapoff "$d"; done
 	mib=$(( MEM_MB * 3 / 2 / n + 1 ))
@@ -124,6 +129,13 @@ oom_crowd() {
 	echo "oom_timeout=$([ "$k" = "$k0" ] && echo 1 || echo 0)"
 	while [ "${EPOCHREALTIME%.*}" -lt $(( ${t1%.*} + ${OOM_HOLD:-10} )) ]; do
 		read -r -t 0.2 -u $tick _
+	done
+	# How long each survivor was runnable without a CPU (schedstat's
+	# run_delay, ns, over its life): what a throttle wait past its
+	# deadline may be made of (reclaim-trace.py joins it by pid)
+	for p in "${pids[@]}"; do
+		read -r _ i _ < /proc/$p/schedstat 2> /dev/null &&
+			echo "$p $i" >> /tmp/oom-schedstat
 	done
 	# every survivor told to go: how long until the last is gone
 	echo oom-crowd-term > $T/trace_marker
