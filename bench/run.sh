@@ -56,6 +56,13 @@ for name in $names; do
 		if [ "$q" = 1 ]; then out=$BUILD/bench-quick/$name/$id; else out=$BUILD/bench-runs/$name/$id; fi
 		mkdir -p "$out"
 		printf 'REPS=%q\nWARMUP=%q\nQUICK=%q\nVARIANTS=%q\nHEADLINE=%q\nCASES=%q\n' "$reps" "$warmup" "$q" "$variants" "$HEADLINE" "${CASES:-}" > "$out/.bench"
+		# the workloads' own knobs, when set (reclaim-storm's oom-crowd)
+		knobs=
+		for k in OOM_TASKS OOM_LIMIT OOM_HOLD OOM_EXIT_LIMIT; do
+			[ -z "${!k:-}" ] || [[ ${!k} =~ ^[0-9]+$ ]] || die "$k must be a whole number of tasks or seconds"
+			[ -z "${!k:-}" ] || knobs+="$k=${!k} "
+		done
+		[ -z "$knobs" ] || printf '%s\n' $knobs >> "$out/.bench"
 		say "$name: $DESC"
 		say "$name: variants '$variants', $reps repetition(s), quick=$q -> ${out#"$TOP"/}"
 		# Optional host_setup() in the spec: preparation done natively
@@ -76,6 +83,7 @@ for name in $names; do
 			grep -m1 '^feature sysctls:' "$out/console.log" | tr -d '\r'
 			echo "guest: cpus=$CPUS mem=$MEM numa=${NUMA:-0} swap=${SWAP:-none} swap_bps=${SWAP_BPS:-unthrottled} disks=${DISKS:-none} append=${APPEND:-} prealloc=${PREALLOC:-0}"
 			echo "repetitions: $reps, interleaved over variants: $variants; untimed warm-up runs per case: $warmup"
+			[ -z "$knobs" ] || echo "workload settings: $knobs"
 			echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%Y-%m-%d)"
 			echo "host load average: $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 			echo "series: $(series_files | wc -l) patches ($(series_sum | cut -c1-12)); harness $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')"

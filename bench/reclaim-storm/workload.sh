@@ -13,7 +13,9 @@
 # their memory hot, all released at once: seconds to the first OOM kill
 # (oom_first_s, from oom:mark_victim in the trace); OOM_HOLD (10) s after
 # it every survivor gets SIGTERM: seconds until the last is gone
-# (oom_exit_s); kills (oom_kill); the throttle's longest wait of one
+# (oom_exit_s; one still there OOM_EXIT_LIMIT (120) s later gets SIGKILL:
+# oom_exit_timeout=1, oom_exit_sigkilled, the time counted on; then sysrq
+# OOM kills, oom_exit_sysrq, and oom_livelock = tasks left); kills (oom_kill); the throttle's longest wait of one
 # allocation (alloc_wait_max_us) and the largest time one task spent in
 # the allocator, waits plus reclaim (task_stall_max_s); of the survivors
 # at SIGTERM, the longest time runnable without a CPU (run_delay_max_s)
@@ -83,7 +85,7 @@ oom_case() { # $1: swap, noswap, or memcg (memory.max = RAM/4, swap on)
 	echo "killed=$n"
 }
 oom_crowd() {
-	local swapdevs n=${OOM_TASKS:-400} mib p i pids=() stat t0 t1 t2 first k0 k tick
+	local swapdevs n=${OOM_TASKS:-400} mib p i pids=() stat first
 	rm -f /tmp/oom-schedstat
 	swapdevs=$(awk 'NR > 1 {print $1}' /proc/swaps)
 	for d in $swapdevs; do swapoff "$d"; done
@@ -111,42 +113,18 @@ oom_crowd() {
 	local dump
 	read -r dump < /proc/sys/vm/oom_dump_tasks
 	echo 0 > /proc/sys/vm/oom_dump_tasks
-	# Builtins only from here until the end: a fork under OOM can take
-	# seconds (read -t on a fifo is the sleep).
-	rm -f /tmp/oom-tick; mkfifo /tmp/oom-tick; exec {tick}<> /tmp/oom-tick
-	k0=$(awk '$1 == "oom_kill" {print $2}' /proc/vmstat)
-	echo oom-crowd-start > $T/trace_marker
-	t0=$EPOCHREALTIME
-	kill -CONT "${pids[@]}"
-	# until the first kill (OOM_LIMIT at most), then OOM_HOLD seconds more
-	while :; do
-		while read -r p k; do [ "$p" != oom_kill ] || break; done < /proc/vmstat
-		[ "$k" = "$k0" ] || break
-		[ "${EPOCHREALTIME%.*}" -lt $(( ${t0%.*} + ${OOM_LIMIT:-300} )) ] || break
-		read -r -t 0.2 -u $tick _
-	done
-	t1=$EPOCHREALTIME
-	echo "oom_timeout=$([ "$k" = "$k0" ] && echo 1 || echo 0)"
-	while [ "${EPOCHREALTIME%.*}" -lt $(( ${t1%.*} + ${OOM_HOLD:-10} )) ]; do
-		read -r -t 0.2 -u $tick _
-	done
-	# How long each survivor was runnable without a CPU (schedstat's
-	# run_delay, ns, over its life): what a throttle wait past its
-	# deadline may be made of (reclaim-trace.py joins it by pid)
-	for p in "${pids[@]}"; do
-		read -r _ i _ < /proc/$p/schedstat 2> /dev/null &&
-			echo "$p $i" >> /tmp/oom-schedstat
-	done
-	# every survivor told to go: how long until the last is gone
-	echo oom-crowd-term > $T/trace_marker
-	t1=$EPOCHREALTIME
-	kill -TERM "${pids[@]}" 2> /dev/null
+	# The timed part runs in oomcrowd, which locks itself in memory: a
+	# shell under this pressure waits on its own page-ins (and forks take
+	# seconds). It releases the tasks, waits for the first kill, holds,
+	# records run_delay, sends SIGTERM and waits for the last exit; a
+	# survivor still there OOM_EXIT_LIMIT s later gets SIGKILL (a service
+	# manager's stop), then sysrq OOM kills: a livelock ends the run as a
+	# result (oom_exit_timeout, oom_livelock), not as a hang.
+	"$BIN/oomcrowd" -l "${OOM_LIMIT:-300}" -H "${OOM_HOLD:-10}" -t "${OOM_EXIT_LIMIT:-120}" \
+		-s /tmp/oom-schedstat -m $T/trace_marker "${pids[@]}"
 	wait "${pids[@]}" 2> /dev/null
-	t2=$EPOCHREALTIME
-	exec {tick}>&-; rm -f /tmp/oom-tick
 	for d in $swapdevs; do swapon "$d"; done
 	echo "$dump" > /proc/sys/vm/oom_dump_tasks
-	echo "oom_exit_s=$(echo "$t2 - $t1" | bc -l)"
 	# the first mark_victim after the start marker, by the trace clock
 	first=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0; break } }
 		/oom-crowd-start/ { t0 = t } / mark_victim:/ && t0 && !f { f = t }
