@@ -122,6 +122,8 @@ oom_crowd() {
 	# result (oom_exit_timeout, oom_livelock), not as a hang.
 	"$BIN/oomcrowd" -l "${OOM_LIMIT:-300}" -H "${OOM_HOLD:-10}" -t "${OOM_EXIT_LIMIT:-120}" \
 		-s /tmp/oom-schedstat -m $T/trace_marker "${pids[@]}"
+	# (if oomcrowd failed, stopped tasks must not be left for 'wait')
+	kill -KILL "${pids[@]}" 2> /dev/null
 	wait "${pids[@]}" 2> /dev/null
 	for d in $swapdevs; do swapon "$d"; done
 	echo "$dump" > /proc/sys/vm/oom_dump_tasks

@@ -135,11 +135,12 @@ int main(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		pids[ntasks] = parse_u64(argv[i], 10, 1, 1 << 30, "bad PID");
 		pfd[ntasks].fd = syscall(SYS_pidfd_open, pids[ntasks], 0);
-		if (pfd[ntasks].fd < 0)
+		/* a task already reaped is gone: nothing to wait for */
+		if (pfd[ntasks].fd < 0 && errno != ESRCH)
 			die("pidfd_open");
+		nleft += pfd[ntasks].fd >= 0;
 		pfd[ntasks++].events = POLLIN;
 	}
-	nleft = ntasks;
 	vmstat = open("/proc/vmstat", O_RDONLY);
 	if (vmstat < 0)
 		die("/proc/vmstat");
