@@ -15,8 +15,10 @@
 # within 1.2x of off (+5 s): the throttle trades a task's own reclaim for a
 # wait, it must not add to what the task spends in the allocator; and no
 # allocation waiting longer than the throttle's bound (30 s, +5 s for TCG).
-# Usage: oom-scale.sh [NTASKS] [REPS]
-n=${1:-400} reps=${2:-1}
+# Every run is bounded: END_LIMIT s (600) for the tasks to end, then SIGKILL
+# and END_LIMIT s, then sysrq OOM kills for END_LIMIT s; tasks left fail it.
+# Usage: oom-scale.sh [NTASKS] [REPS] [END_LIMIT]
+n=${1:-400} reps=${2:-1} end_limit=${3:-600}
 cg=/sys/fs/cgroup
 bin=$TOP/build/bench-bin
 T=/sys/kernel/tracing/instances/oom_scale
@@ -92,10 +94,29 @@ run() { # where mode -> prints "first_s end_s kills wait_s alloc_s stall_s lost"
 		"MemAvailable $(awk '/MemAvailable/ { print int($2 / 1024) }' /proc/meminfo) MB, swap $(awk 'NR > 1 { s += $3 } END { print s + 0 }' /proc/swaps) kB used" >&2
 	echo oom-scale-start > $T/trace_marker
 	kill -CONT "${pids[@]}"
+	# Bounded: END_LIMIT s for the tasks to end by themselves, then SIGKILL
+	# (END_LIMIT s more), then one sysrq OOM kill a second (END_LIMIT s);
+	# tasks still there are a livelock, reported, never waited for.
+	local phase=end sysrq=0
+	SECONDS=0
 	while event $target/cgroup.events populated && [ "$REPLY" = 1 ]; do
-		read -r -t 0.5 -u $tick _
+		if [ $SECONDS -ge "$end_limit" ]; then
+			case $phase in
+			end) phase=kill; kill -KILL "${pids[@]}" 2> /dev/null ;;
+			kill) phase=sysrq ;;
+			sysrq) phase=left; break ;;
+			esac
+			SECONDS=0
+		fi
+		[ $phase != sysrq ] || { echo f > /proc/sysrq-trigger; sysrq=$((sysrq + 1)); }
+		read -r -t $([ $phase = sysrq ] && echo 1 || echo 0.5) -u $tick _
 	done
-	wait
+	if [ $phase = left ]; then
+		echo "oom-scale: $where: $(cat $target/cgroup.procs | wc -l) tasks left after SIGKILL and $sysrq sysrq OOM kills" >&2
+	else
+		wait
+	fi
+	[ $phase = end ] || echo "oom-scale: $where: tasks not done ${end_limit}s after the start: $phase" >&2
 	local end waits lost
 	# seconds from the start marker to the first mark_victim and to the last
 	# hog's exit, by the trace clock
@@ -117,15 +138,16 @@ run() { # where mode -> prints "first_s end_s kills wait_s alloc_s stall_s lost"
 			printf "%.2f %.2f %.2f", mw, al, ms }' $T/trace)
 	# events the ring buffer dropped: the sums above would be short
 	lost=$(cat $T/per_cpu/cpu*/stats 2>/dev/null | awk '/^overrun:/ { n += $2 } END { print n + 0 }')
-	echo "${first:-0} $end $k $waits $lost"
+	echo "${first:-0} $end $k $waits $lost $phase"
 }
 
 for where in root memcg; do
 	: > /tmp/oom-$where
 	for ((r = 0; r < reps; r++)); do
 		for mode in 2 3; do
-			read -r first end k w al st lost <<< "$(run $where $mode)"
+			read -r first end k w al st lost phase <<< "$(run $where $mode)"
 			label=$([ $mode = 2 ] && echo off || echo on)
+			[ "$phase" = end ] || nok "$where $label rep $r: tasks not done within ${end_limit}s ($phase)"
 			echo "oom-scale: $where $label rep $r: first kill ${first}s, end ${end}s, $k kills;" \
 				"a task's most: throttle waits ${w}s, stall (waits + reclaim) ${st}s;" \
 				"longest wait of one allocation ${al}s; trace events lost $lost"
