@@ -57,7 +57,7 @@ fi
 
 # Fixed committer dates: the same series gives the same commit ids.
 export GIT_COMMITTER_NAME="mm-pressure developers" GIT_COMMITTER_EMAIL=mm-pressure@example.org
-full=() nums=() num=0 maint=
+full=() nums=() num=0 maint= moved=()
 while read -r c; do
 	num=$((num + 1))
 	subject=$(gitk log -1 --format=%s "$c")
@@ -70,6 +70,7 @@ while read -r c; do
 	# The MAINTAINERS entry comes last, with this feature's files only
 	if ! git -C "$wt" diff --quiet HEAD -- MAINTAINERS || git -C "$wt" ls-files -u -- MAINTAINERS | grep -q .; then
 		git -C "$wt" checkout -q HEAD -- MAINTAINERS
+		moved+=($(( ${#full[@]} + 1 )))	# its place in this series
 	fi
 	mapfile -t conflicted < <(git -C "$wt" diff --name-only --diff-filter=U)
 	if [ ${#conflicted[@]} -gt 0 ]; then
@@ -141,6 +142,11 @@ for p in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
 	base=${p##*/}; base=${base#[0-9][0-9][0-9][0-9]-}
 	[ "$base" != cover-letter.patch ] || continue
 	ignore=$(awk -v n="$base" 'substr($1, 6) == n {printf "%s,", $2}' "$exc")
+	# A patch that named its new files in MAINTAINERS in the whole series
+	# (after its entry) has that change moved to this series' last patch:
+	# checkpatch's "does MAINTAINERS need updating?" is answered there.
+	num=${p##*/}; num=$((10#${num%%-*}))
+	! grep -qxF "$num" <<< "$(printf '%s\n' "${moved[@]}")" || ignore+=FILE_PATH_CHANGES,
 	res=$("$wt/scripts/checkpatch.pl" --strict --no-tree --show-types \
 		${ignore:+--ignore "${ignore%,}"} "$p" 2>&1) || true
 	if grep -q 'total: 0 errors, 0 warnings, 0 checks' <<< "$res"; then
