@@ -10,7 +10,8 @@
 # cgroup with memory.max = RAM/4 for oom-memcg), time until all are
 # OOM-killed (bounded: OOM_LIMIT seconds, then oom_timeout=1).
 # oom-crowd: OOM_TASKS (400) tasks sharing 1.5x RAM without swap, keeping
-# their memory hot, all released at once: seconds to the first OOM kill
+# their memory hot, all released at once (oom-crowd-memcg: in a cgroup
+# with memory.max = RAM/2, sharing 1.5x that): seconds to the first OOM kill
 # (oom_first_s, from oom:mark_victim in the trace); OOM_HOLD (10) s after
 # it every survivor gets SIGTERM: seconds until the last is gone
 # (oom_exit_s; one still there OOM_EXIT_LIMIT (120) s later gets SIGKILL:
@@ -84,12 +85,20 @@ oom_case() { # $1: swap, noswap, or memcg (memory.max = RAM/4, swap on)
 	echo "oom_seconds=$(echo "$t1 - $t0" | bc -l)"
 	echo "killed=$n"
 }
-oom_crowd() {
+oom_crowd() { # $1: root, or memcg (memory.max = RAM/2)
 	local swapdevs n=${OOM_TASKS:-400} mib p i pids=() stat first
+	local cg=/sys/fs/cgroup/bench-crowd join=/dev/null limit=$MEM_MB
 	rm -f /tmp/oom-schedstat
 	swapdevs=$(awk 'NR > 1 {print $1}' /proc/swaps)
 	for d in $swapdevs; do swapoff "$d"; done
-	mib=$(( MEM_MB * 3 / 2 / n + 1 ))
+	if [ "$1" = memcg ]; then
+		limit=$((MEM_MB / 2))
+		echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+		mkdir -p $cg && echo ${limit}M > $cg/memory.max
+		join=$cg/cgroup.procs
+		echo "oom_memcg_max_mib=$limit"
+	fi
+	mib=$(( limit * 3 / 2 / n + 1 ))
 	# This shell (bench_run's subshell) is larger than a task of 2 MiB:
 	# the OOM killer must not pick it. Each task maps its memory and
 	# stops itself before the first touch; all start together (forking
@@ -97,7 +106,8 @@ oom_crowd() {
 	# hot until killed.
 	echo -1000 > /proc/self/oom_score_adj
 	for ((i = 0; i < n; i++)); do
-		( echo 0 > /proc/self/oom_score_adj; exec "$BIN/memhog" -S -m $mib -d 3600 > /dev/null 2>&1 ) &
+		( echo 0 > /proc/self/oom_score_adj; echo "$BASHPID" > $join
+		  exec "$BIN/memhog" -S -m $mib -d 3600 > /dev/null 2>&1 ) &
 		pids+=($!)
 	done
 	for p in "${pids[@]}"; do
@@ -127,6 +137,7 @@ oom_crowd() {
 	wait "${pids[@]}" 2> /dev/null
 	for d in $swapdevs; do swapon "$d"; done
 	echo "$dump" > /proc/sys/vm/oom_dump_tasks
+	[ "$1" != memcg ] || rmdir $cg
 	# the first mark_victim after the start marker, by the trace clock
 	first=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0; break } }
 		/oom-crowd-start/ { t0 = t } / mark_victim:/ && t0 && !f { f = t }
@@ -159,7 +170,8 @@ bench_run() {
 	oom-swap) oom_case swap ;;
 	oom-noswap) oom_case noswap ;;
 	oom-memcg) oom_case memcg ;;
-	oom-crowd) oom_crowd ;;
+	oom-crowd) oom_crowd root ;;
+	oom-crowd-memcg) oom_crowd memcg ;;
 	esac
 	trace_stop
 	return $rc
