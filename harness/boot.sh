@@ -95,6 +95,17 @@ printf '%s\n' "${CMD:-}" > "$RESULTS/.guest/cmd"
 append="console=ttyS0 root=/dev/root rootfstype=9p ro init=$TOP/harness/guest/init"
 append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose"
 append+=" panic=-1"
+# Under TCG the clocksource watchdog sometimes finds the emulated TSC skewed
+# (a vCPU thread the host did not run) and marks it unstable at any time of
+# a run (35 s into one benchmark). That switches the clocksource mid-run and
+# disables sched_clock's static key (kernel/sched/clock.c), patching
+# sched_clock_cpu() while the other vCPUs call it from interrupts: the
+# multi-threaded TCG fault of docs/booting.md. A CI run of the reclaim-storm
+# smoke benchmark died of "Fatal exception in interrupt" at 21.5 s. The
+# emulated TSC follows the host's clock, so tell the kernel to trust it
+# (Documentation/admin-guide/kernel-parameters.txt: "in virtualized
+# environment").
+[ "$accel" = kvm ] || append+=" tsc=reliable"
 # A KASAN kernel boots with 4-level paging. '-cpu max' offers LA57 and 6.12
 # then runs 5-level; identify_cpu() zeroes boot_cpu_data.x86_capability
 # (arch/x86/kernel/cpu/common.c) and an interrupt in that window sees

@@ -15,6 +15,14 @@ whether it got a page) and look_from_<reclaimer|kswapd|waiter>[_page].
 With the throttle: alloc_wait_max_us, the most one allocation waited over
 its rounds of reclaim (the tracepoint's alloc_wait_us), and
 task_stall_max_s, the largest sum of one task's stalls.
+With oom:reclaim_retry_zone (should_reclaim_retry(), one event per zone it
+looks at, the first zone of the zonelist always): retry_rounds, the
+allocator's decisions after a round of direct reclaim that made it that
+far (a round past MAX_RECLAIM_RETRIES no-progress rounds emits none);
+retry_progress_rounds, those after a round that reclaimed something
+(no_progress_loops reset to 0); retry_loops_max, the most consecutive
+no-progress rounds one allocation reached; dr_reclaimed, the pages direct
+reclaim freed (mm_vmscan_direct_reclaim_end's nr_reclaimed).
 Given a file of "pid run_delay_ns" lines (schedstat, taken by the
 oom-crowd case before its SIGTERM): run_delay_max_s, the longest any of
 those tasks was runnable without a CPU over its life, and
@@ -29,6 +37,11 @@ import sys
 pat = re.compile(r"-(\d+)\s+\[\d+\].*?\s([\d.]+): mm_vmscan_direct_reclaim_(begin|end|throttle):(.*)")
 wait_pat = re.compile(r"wait_us=(\d+) outcome=(\w+)")
 alloc_pat = re.compile(r"alloc_wait_us=(\d+)")
+retry_pat = re.compile(r"reclaim_retry_zone: .*zone=(\w+) .*no_progress_loops=(\d+)")
+reclaimed_pat = re.compile(r"mm_vmscan_direct_reclaim_end: nr_reclaimed=(\d+)")
+retry_zone = {}
+retry_loops = {}
+reclaimed = 0
 look_pat = re.compile(r"\[(\d+)\].*mm_vmscan_direct_reclaim_throttle_look: .*"
                       r"from=(\w+) from_cpu=(\d+) page=(\d)")
 open_at, lat, stall, events, cur, peak = {}, [], [], [], 0, 0
@@ -38,6 +51,15 @@ alloc_max = None
 alloc_max_pid = None
 task_stall = {}
 for line in sys.stdin:
+    m = retry_pat.search(line)
+    if m:
+        z, loops = m.group(1), int(m.group(2))
+        retry_zone[z] = retry_zone.get(z, 0) + 1
+        retry_loops.setdefault(z, []).append(loops)
+        continue
+    m = reclaimed_pat.search(line)
+    if m:
+        reclaimed += int(m.group(1))
     m = pat.search(line)
     if m:
         events.append((float(m.group(2)), m.group(3), m.group(1), m.group(4)))
@@ -104,6 +126,14 @@ if len(sys.argv) > 1 and os.path.exists(sys.argv[1]):
         print("run_delay_max_s=%.2f" % max(delay.values()))
         if alloc_max_pid in delay:
             print("alloc_wait_max_run_delay_s=%.2f" % delay[alloc_max_pid])
+print("dr_reclaimed=%d" % reclaimed)
+if retry_zone:
+    # Every call looks at the zonelist's first zone: the most frequent.
+    first = max(retry_zone, key=retry_zone.get)
+    loops = retry_loops[first]
+    print("retry_rounds=%d" % len(loops))
+    print("retry_progress_rounds=%d" % sum(1 for n in loops if n == 0))
+    print("retry_loops_max=%d" % max(loops))
 if looks:
     for k in ("same_cpu", "other_cpu", "from_reclaimer", "from_kswapd", "from_waiter"):
         print("look_%s=%d" % (k, looks.get("look_" + k, 0)))

@@ -28,6 +28,9 @@
 # reclaim (stall_*: what the allocation lost, waiting included), and
 # mm_vmscan_direct_reclaim_throttle_look whether a waiter told to look at
 # the freelists found a page, on the waker's CPU or another (look_*).
+# oom:reclaim_retry_zone gives should_reclaim_retry()'s decisions
+# (retry_rounds, retry_progress_rounds, retry_loops_max) and the end
+# events the pages direct reclaim freed (dr_reclaimed).
 T=/sys/kernel/tracing
 ALLOW_FAIL=1 # hackbench losing a task to the OOM killer is a result (oom_kill)
 bench_setup() {
@@ -44,6 +47,9 @@ bench_setup() {
 		echo 1 > $T/events/vmscan/mm_vmscan_direct_reclaim_throttle_look/enable
 	fi
 	[ ! -e $T/events/oom/mark_victim/enable ] || echo 1 > $T/events/oom/mark_victim/enable
+	# should_reclaim_retry()'s decisions: why an allocation went on
+	# reclaiming or gave up (no_progress_loops), off and on alike.
+	echo 1 > $T/events/oom/reclaim_retry_zone/enable
 	echo 30 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 	MEM_MB=$(( $(mem_kb MemTotal) / 1024 ))
 }
