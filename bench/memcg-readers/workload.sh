@@ -3,6 +3,16 @@
 # limit), so reclaim runs all the time in the cgroup cases. where = root (no limit), d1 (/bench, memory.max=MemTotal/3)
 # or d3 (/b1/b2/bench, the limit on the leaf). Hierarchy-walk counts come
 # from kprobe hits on the uncharge-side functions (kprobe_profile).
+# mix-n<N>: the anon/file balance of get_scan_count(), which feature 3's
+# batched LRU cost feeds (issue 23 point 5). In /bench, with swap on zram
+# for this case only, memhog keeps half of the limit of anonymous memory
+# hot while N readers each read their file three times (MemTotal/3 of
+# files in all): the files refault, so reclaim leaves cache-trim mode and
+# splits its scanning between anon and file by the LRU costs. Reported over
+# the readers' window: the scanned and reclaimed anon and file pages
+# (/proc/vmstat, limit reclaim included) and anon_scan_pct, anon's share of
+# the pages scanned; the hog's passes per second. MGLRU does not use the
+# LRU cost: its rows are the control.
 T=/sys/kernel/tracing
 # name:function; pcu = page_counter walks, wan = nonresident-age atomics.
 # pct = page_counter charge attempts (each one a walk up the hierarchy).
@@ -29,19 +39,25 @@ bench_setup() {
 	echo "+memory" > /sys/fs/cgroup/b1/b2/cgroup.subtree_control
 	echo $(( MEM_MB / 3 ))M > /sys/fs/cgroup/bench/memory.max
 	echo $(( MEM_MB / 3 ))M > /sys/fs/cgroup/b1/b2/bench/memory.max
+	case " $(bench_cases) " in *" mix-"*)
+		echo $(( MEM_MB / 2 ))M > /sys/block/zram0/disksize && mkswap /dev/zram0 > /dev/null || return 1
+	esac
 }
 bench_cases() {
 	if [ "$QUICK" = 1 ]; then echo "d3-n2"
-	else echo "root-n2 d1-n2 d3-n2 root-n8 d1-n8 d3-n8"; fi
+	else echo "root-n2 d1-n2 d3-n2 root-n8 d1-n8 d3-n8 mix-n2"; fi
 }
 hits() { awk '$1 ~ /^(pcu|pct|ucf|wan|wev|lnc|lnb)$/ {print $1 "=" $2}' $T/kprobe_profile; }
 # Pages reclaimed from the cgroup: memcg reclaim is not in /proc/vmstat's
 # pgsteal_direct/kswapd, memory.stat has it (the root's covers everything).
 stolen() { awk '$1 == "pgsteal" {print $2}' "$1/memory.stat"; }
+scans() { awk '$1 ~ /^pg(scan|steal)_(anon|file)$/ {print $1 "=" $2}' /proc/vmstat; }
 bench_run() {
-	local where=${1%-n*} n=${1#*-n} cg size_mb i t0 t1 s0 s1 steal0 steal1 max0=0
-	case $where in root) cg=/sys/fs/cgroup ;; d1) cg=/sys/fs/cgroup/bench ;; d3) cg=/sys/fs/cgroup/b1/b2/bench ;; esac
+	local where=${1%-n*} n=${1#*-n} cg size_mb i t0 t1 s0 s1 steal0 steal1 max0=0 passes=1 hog=
+	case $where in root) cg=/sys/fs/cgroup ;; d1 | mix) cg=/sys/fs/cgroup/bench ;; d3) cg=/sys/fs/cgroup/b1/b2/bench ;; esac
 	size_mb=$(( MEM_MB / n ))
+	[ "$where" != mix ] || { size_mb=$(( MEM_MB / 3 / n )); passes=3
+		swapoff /dev/zram0 2>/dev/null; swapon /dev/zram0 || return 1; }
 	for ((i = 0; i < n; i++)); do rm -f /mnt/xfs/f$i; truncate -s ${size_mb}M /mnt/xfs/f$i; done
 	sync; echo 3 > /proc/sys/vm/drop_caches
 	hits > /tmp/h0
@@ -49,15 +65,35 @@ bench_run() {
 	steal0=$(stolen $cg)
 	[ "$where" = root ] || max0=$(awk '$1 == "max" {print $2}' $cg/memory.events)
 	echo $BASHPID > $cg/cgroup.procs
+	if [ "$where" = mix ]; then
+		rm -f /tmp/hog.ready
+		"$BIN/memhog" -m $(( MEM_MB / 6 )) -r /tmp/hog.ready > /tmp/hog.out 2>&1 &
+		hog=$!
+		for ((i = 0; i < 600; i++)); do [ ! -e /tmp/hog.ready ] || break; sleep 0.1; done
+		[ -e /tmp/hog.ready ] || { kill $hog; wait $hog; swapoff /dev/zram0; return 1; }
+	fi
+	scans > /tmp/sc0
 	t0=$(date +%s.%N)
-	for ((i = 0; i < n; i++)); do dd if=/mnt/xfs/f$i of=/dev/null bs=64k 2>/dev/null & done
-	wait
+	local readers=()
+	for ((i = 0; i < n; i++)); do
+		(for ((p = 0; p < passes; p++)); do dd if=/mnt/xfs/f$i of=/dev/null bs=64k 2>/dev/null; done) &
+		readers+=($!)
+	done
+	wait "${readers[@]}"
 	t1=$(date +%s.%N)
+	scans > /tmp/sc1
+	if [ -n "$hog" ]; then
+		kill $hog; wait $hog
+		sed -n 's/^result .*passes_per_s=/hog_passes_per_s=/p' /tmp/hog.out
+		paste -d= /tmp/sc0 /tmp/sc1 | awk -F= '{ d[$1] = $4 - $2; print $1 "=" d[$1] }
+			END { s = d["pgscan_anon"] + d["pgscan_file"]
+			      if (s > 0) printf "anon_scan_pct=%.2f\n", 100 * d["pgscan_anon"] / s }'
+	fi
 	echo $BASHPID > /sys/fs/cgroup/cgroup.procs
 	s1=$(awk '/system_usec/{print $2}' $cg/cpu.stat)
 	steal1=$(stolen $cg)
 	hits > /tmp/h1
-	local mb=$(( size_mb * n )) steal=$(( steal1 - steal0 ))
+	local mb=$(( size_mb * n * passes )) steal=$(( steal1 - steal0 ))
 	echo "read_mb=$mb"
 	echo "read_mbps=$(echo "$mb / ($t1 - $t0)" | bc -l)"
 	echo "sys_ms_per_gb=$(echo "($s1 - $s0) / 1000 * 1024 / $mb" | bc -l)"
@@ -80,5 +116,6 @@ bench_run() {
 		if ($1 == "wev" && !batched) nonres += d }
 		END { if (st > 0) printf "nonres_per_1k_steal=%.2f\n", nonres * 1000 / st }'
 	for ((i = 0; i < n; i++)); do rm -f /mnt/xfs/f$i; done
+	[ "$where" != mix ] || swapoff /dev/zram0
 }
 bench_teardown() { echo 0 > $T/events/kprobes/enable; umount /mnt/xfs; }
