@@ -142,7 +142,8 @@ SPLAT = re.compile(r"(WARNING:|BUG:|Oops|Kernel panic|general protection fault|"
                    r"INFO: task .* blocked for more than|possible circular locking|"
                    r"possible recursive locking|inconsistent lock state|"
                    r"suspicious RCU usage|KASAN:|UBSAN:|kernel BUG at|"
-                   r"list_add corruption|list_del corruption|watchdog: BUG)")
+                   r"list_add corruption|list_del corruption|watchdog: BUG|"
+                   r"rcu: INFO: \S+ (self-)?detected stall)")
 MARK = re.compile(r"mm-harness: (running .*)$")
 
 

@@ -75,6 +75,8 @@ run() { # where mode -> prints "first_s end_s kills wait_s alloc_s stall_s lost"
 	if [ "$where" = root ]; then mib=$(( mem_mb * 3 / 2 / n + 1 )) target=$cg/oom-root
 	else mib=$(( mem_mb / 4 * 8 / 5 / n + 1 )) target=$cg/oom; fi
 	set_features "$mode"
+	# The console names the run a kernel splat came in (tap.py splats)
+	echo "mm-harness: running oom-scale: $where $([ "$mode" = 2 ] && echo off || echo on) rep ${r:-0}" > /dev/kmsg 2>/dev/null
 	sync; echo 3 > /proc/sys/vm/drop_caches; sleep 1
 	echo > $T/trace
 	local p stat

@@ -36,8 +36,11 @@ for d in stress stress/a stress/a/b stress/churn; do echo +memory > $cg/$d/cgrou
 lim=$(( mem_mb / 8 ))
 echo ${lim}M > $cg/stress/a/b/readers/memory.max
 echo ${lim}M > $cg/stress/thrash/memory.max
-truncate -s 64G /tmp/xfs.img && mkfs.xfs -q /tmp/xfs.img && mkdir -p /mnt/xfs &&
-	mount -o loop /tmp/xfs.img /mnt/xfs || { nok "set-up: xfs"; exit 1; }
+# xfs on the scratch disk (make stress gives one); else on a loop device
+# over tmpfs, whose writeback needs memory of the guest to complete
+if [ -b /dev/disk/scratch ]; then xdev=/dev/disk/scratch mopt=
+else truncate -s 64G /tmp/xfs.img && xdev=/tmp/xfs.img mopt=-oloop; fi
+mkfs.xfs -q -f $xdev && mkdir -p /mnt/xfs && mount $mopt $xdev /mnt/xfs || { nok "set-up: xfs"; exit 1; }
 for i in 0 1 2 3; do truncate -s $(( mem_mb / 4 ))M /mnt/xfs/r$i; done
 # The migration flag, from the series' own UAPI header (absent before
 # feature 5: plain MPOL_MF_MOVE).
@@ -45,6 +48,9 @@ mt=$(sed -n 's/^#define MPOL_MF_MOVE_MT[[:space:]]*\(([^)]*)\).*/\1/p' "$TOP/bui
 mflags=$(( (1 << 1) | ${mt:-0} ))
 echo "stress: ${dur}s, $ncpu cpus, ${mem_mb} MB, $nodes nodes, storm $STORM tasks, cgroup limits ${lim} MB, move_pages flags $mflags"
 
+# The console names the phase a kernel splat came in (tap.py splats)
+mark() { echo "mm-harness: running stress: $*" > /dev/kmsg 2>/dev/null || true; }
+mark "load starting"
 # A load runs in its cgroup until killed; 'run_in CG CMD...' starts one.
 run_in() { local g=$1; shift; ( echo 0 > /proc/self/oom_score_adj; echo $BASHPID > "$cg/stress/$g/cgroup.procs"; exec "$@" ) & }
 loop() { while :; do "$@"; done; }
@@ -80,6 +86,7 @@ vm_snap > $st/vm.prev
 # seconds) and runs SCHED_FIFO, so that it keeps its 100 ms pace.
 chrt -f -p 10 $$ > /dev/null || echo "# chrt failed: the toggler runs SCHED_OTHER"
 mkfifo $st/tick && exec {tick}<> $st/tick	# read -t on it: a sleep without a fork
+mark "load with the toggler (${dur}s)"
 toggles=0 refused=0 wrong=0 end=$(( SECONDS + dur )) next_vm=$(( SECONDS + 10 ))
 while [ $SECONDS -lt $end ] && [ ${#names[@]} -gt 0 ]; do
 	k=$(( RANDOM % ${#names[@]} )) p=/proc/sys/${names[$k]//.//}
@@ -107,6 +114,7 @@ chrt -o -p 0 $$ > /dev/null
 echo "stress: load ran ${dur}s; $toggles sysctl writes, $refused bad values refused, $(wc -l < $st/mig.runs 2>/dev/null || echo 0) migration runs"
 
 # --- teardown and checks ----------------------------------------------------
+mark "teardown and checks"
 echo 1 > $cg/stress/cgroup.kill
 t0=$SECONDS
 while [ $(( SECONDS - t0 )) -lt 120 ]; do

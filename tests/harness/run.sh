@@ -107,16 +107,19 @@ t_splats() {
 	printf '%s\n' '[    0.5] smpboot: ok' '# WARNING: user space output is not the kernel' \
 		'[    9.1] mm-harness: running cow: ./cow' \
 		'[    9.2] WARNING: CPU: 1 PID: 77 at mm/vmscan.c:123 shrink_folio_list+0x1f/0x30' \
-		'[   10.0] BUG: KASAN: slab-use-after-free in foo+0x10/0x20' > "$tmp/con"
+		'[   10.0] BUG: KASAN: slab-use-after-free in foo+0x10/0x20' \
+		'[   11.0] mm-harness: running oom-scale: root off rep 0' \
+		'[   12.0] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:' > "$tmp/con"
 	"$H/tap.py" splats "$tmp/con" guest > "$tmp/r.tsv"
 	expect $'console\tguest: WARNING: CPU: N PID: N at mm/vmscan.c:N shrink_folio_list+N/N (during running cow: ./cow)\tfail' "$tmp/r.tsv" &&
 		expect 'BUG: KASAN: slab-use-after-free in foo+N/N (during running cow' "$tmp/r.tsv" &&
-		[ "$(wc -l < "$tmp/r.tsv")" = 2 ] || { cat "$tmp/r.tsv"; return 1; }
+		expect 'rcu: INFO: rcu_preempt detected stalls on CPUs/tasks: (during running oom-scale: root off rep 0)' "$tmp/r.tsv" &&
+		[ "$(wc -l < "$tmp/r.tsv")" = 3 ] || { cat "$tmp/r.tsv"; return 1; }
 	printf '[    0.5] ok\n# WARNING: not the kernel\n' > "$tmp/con"
 	"$H/tap.py" splats "$tmp/con" guest > "$tmp/r.tsv"
 	expect $'console\tguest: no kernel warning\tpass' "$tmp/r.tsv"
 }
-check "tap: a kernel splat on the console fails, naming the running test" t_splats
+check "tap: a kernel splat (an RCU stall too) on the console fails, naming the running test" t_splats
 t_summary_on_check_failure() {
 	# A failing changelog check (check-series.sh exits 1) must still end
 	# make test with its summary line, not kill test.sh under set -e.
