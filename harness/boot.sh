@@ -106,6 +106,13 @@ append+=" panic=-1"
 # (Documentation/admin-guide/kernel-parameters.txt: "in virtualized
 # environment").
 [ "$accel" = kvm ] || append+=" tsc=reliable"
+# RCU's stall detector at 100 s under TCG (21 s by default): an emulated
+# guest runs 3-20x slower than the hardware the default is for, and under
+# memory pressure the grace-period kthread, runnable, was starved 21-26 s
+# on both kernels, with every feature off too (make stress DEBUG=1 and a
+# make test's direct_reclaim_throttle, 2026-12-07). A longer stall is a
+# failure (harness/tap.py counts 'rcu: INFO: ... detected stall').
+[ "$accel" = kvm ] || append+=" rcupdate.rcu_cpu_stall_timeout=100"
 # A KASAN kernel boots with 4-level paging. '-cpu max' offers LA57 and 6.12
 # then runs 5-level; identify_cpu() zeroes boot_cpu_data.x86_capability
 # (arch/x86/kernel/cpu/common.c) and an interrupt in that window sees
