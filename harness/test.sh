@@ -104,7 +104,7 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
 	stage "(e) benchmarks, smoke size"
 	for b in $(cd "$TOP/bench" && ls -d */ | tr -d / ); do
 		[ -f "$TOP/bench/$b/spec" ] || continue
-		if B=$b QUICK=1 "$TOP/bench/run.sh" > "$out/bench-$b.log" 2>&1; then
+		if B=$b QUICK=1 TCG=${TCG:-$SMOKE_TCG} "$TOP/bench/run.sh" > "$out/bench-$b.log" 2>&1; then
 			echo "ok bench $b (smoke)" | record bench
 		else
 			echo "not ok bench $b (smoke)" | record bench

@@ -20,6 +20,17 @@ failed=0
 # CASES (from 'make bench CASES=...') overrides the workload's case list,
 # before the setup, which prepares only what the cases need.
 [ -z "${CASES:-}" ] || bench_cases() { echo "$CASES"; }
+# No comm recording: enabling the first trace event (or kprobe event) with
+# the record-cmd option on (the default) also registers the tracer's probe
+# on sched_switch and sched_wakeup (kernel/trace/trace_events.c,
+# trace_sched_switch.c), which patches trace_sched_wakeup() inside
+# ttwu_do_activate(), the hottest site there is, while interrupts wake
+# tasks on the other vCPUs. A CI run's dirty-zones smoke benchmark died of
+# that (multi-threaded TCG's int3 fault, docs/booting.md). The parsers read
+# the pid, not the comm ("<...>-pid" without it).
+# Instances the setup creates inherit the option (trace_array_create()).
+rc_opt=/sys/kernel/tracing/options/record-cmd
+[ ! -w $rc_opt ] || echo 0 > $rc_opt
 bench_setup || { echo "setup of $name failed"; exit 1; }
 echo "# cases: $(bench_cases); variants: $VARIANTS; reps: $REPS; warm-up: ${WARMUP:-0}; quick: $QUICK"
 setup_run() { # variant: apply it, then sync, drop caches, empty swap, compact
