@@ -23,6 +23,14 @@ retry_progress_rounds, those after a round that reclaimed something
 (no_progress_loops reset to 0); retry_loops_max, the most consecutive
 no-progress rounds one allocation reached; dr_reclaimed, the pages direct
 reclaim freed (mm_vmscan_direct_reclaim_end's nr_reclaimed).
+With the throttle, who reclaimed beside the slot holders: dr_max_unslotted,
+the most tasks in reclaim at once after a turn that ended without a slot
+(stalled, timeout, bypass or killed), and dr_max_slotted, the most of the
+others; bypass_fsio and bypass_nofs split the bypasses by the gfp mask of
+the reclaim that followed: one that may enter the filesystem and start IO
+was let through for the node, not for its mask (the node's kswapd had
+given up, or an OOM victim, a fatal signal, a kernel thread or
+PF_MEMALLOC task), the others for their mask.
 Given a file of "pid run_delay_ns" lines (schedstat, taken by the
 oom-crowd case before its SIGTERM): run_delay_max_s, the longest any of
 those tasks was runnable without a CPU over its life, and
@@ -50,6 +58,21 @@ looks = {}
 alloc_max = None
 alloc_max_pid = None
 task_stall = {}
+unslot_next = {}            # pid: the turn's outcome, if it gave no slot
+unslotted = set()           # pids reclaiming without a slot now
+cur_unslot, peak_unslot, peak_slot = 0, 0, 0
+bypass = {"fsio": 0, "nofs": 0}
+saw_throttle = False
+UNSLOTTED = ("stalled", "timeout", "bypass", "killed")
+
+
+def may_fs_io(flags):
+    """Does a printed gfp mask include both __GFP_FS and __GFP_IO?"""
+    names = set(flags.split("|"))
+    if names & {"GFP_KERNEL", "GFP_KERNEL_ACCOUNT", "GFP_USER", "GFP_HIGHUSER",
+                "GFP_HIGHUSER_MOVABLE", "GFP_TRANSHUGE", "GFP_TRANSHUGE_LIGHT"}:
+        return True
+    return {"__GFP_FS", "__GFP_IO"} <= names
 for line in sys.stdin:
     m = retry_pat.search(line)
     if m:
@@ -80,6 +103,11 @@ for ts, kind, pid, rest in events:
         a = alloc_pat.search(rest)
         if a and int(a.group(1)) > (alloc_max or -1):
             alloc_max, alloc_max_pid = int(a.group(1)), pid
+        saw_throttle = True
+        if w.group(2) in UNSLOTTED:
+            unslot_next[pid] = w.group(2)
+        else:
+            unslot_next.pop(pid, None)
         if w.group(2) == "page":      # got a page while waiting: no reclaim
             stall.append(float(w.group(1)))
             task_stall[pid] = task_stall.get(pid, 0.0) + float(w.group(1))
@@ -89,7 +117,19 @@ for ts, kind, pid, rest in events:
         open_at[pid] = ts
         cur += 1
         peak = max(peak, cur)
+        why = unslot_next.pop(pid, None)
+        if why:
+            unslotted.add(pid)
+            cur_unslot += 1
+            peak_unslot = max(peak_unslot, cur_unslot)
+            if why == "bypass":
+                g = re.search(r"gfp_flags=(\S+)", rest)
+                bypass["fsio" if g and may_fs_io(g.group(1)) else "nofs"] += 1
+        peak_slot = max(peak_slot, cur - cur_unslot)
     elif pid in open_at:
+        if pid in unslotted:
+            unslotted.discard(pid)
+            cur_unslot -= 1
         us = (ts - open_at.pop(pid)) * 1e6
         lat.append(us)
         stall.append(us + waited.pop(pid, 0.0))
@@ -116,6 +156,11 @@ print("stall_max_us=%.0f" % (stall[-1] if stall else 0))
 print("task_stall_max_s=%.2f" % (max(task_stall.values()) / 1e6 if task_stall else 0))
 if alloc_max is not None:
     print("alloc_wait_max_us=%d" % alloc_max)
+if saw_throttle:
+    print("dr_max_unslotted=%d" % peak_unslot)
+    print("dr_max_slotted=%d" % peak_slot)
+    print("bypass_fsio=%d" % bypass["fsio"])
+    print("bypass_nofs=%d" % bypass["nofs"])
 if len(sys.argv) > 1 and os.path.exists(sys.argv[1]):
     delay = {}
     with open(sys.argv[1]) as f:

@@ -193,6 +193,34 @@ assert "(*+" in t, t                    # significant difference marked
 PY
 }
 check "bench: Welch's t-test, harmonic mean, significance marks" t_welch
+t_reclaim_trace() { # who reclaimed beside the slot holders, and why
+	cat > "$tmp/trace" <<-'EOF'
+	 hackbench-101 [000] ..... 10.000000: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE
+	 hackbench-102 [001] ..... 10.000100: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE
+	 <...>-103 [000] ..... 10.000200: mm_vmscan_direct_reclaim_throttle: nid=0 zone=Normal nr_slots=2 wait_us=0 outcome=bypass wakeups=0 alloc_wait_us=0
+	 <...>-103 [000] ..... 10.000300: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL|__GFP_COMP
+	 kworker/1-104 [001] ..... 10.000400: mm_vmscan_direct_reclaim_throttle: nid=0 zone=Normal nr_slots=2 wait_us=0 outcome=bypass wakeups=0 alloc_wait_us=0
+	 kworker/1-104 [001] ..... 10.000500: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_NOFS|__GFP_NOWARN
+	 hackbench-105 [000] ..... 11.000000: mm_vmscan_direct_reclaim_throttle: nid=0 zone=Normal nr_slots=2 wait_us=1000000 outcome=stalled wakeups=3 alloc_wait_us=1000000
+	 hackbench-105 [000] ..... 11.000100: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE
+	 hackbench-106 [001] ..... 11.000200: mm_vmscan_direct_reclaim_throttle: nid=0 zone=Normal nr_slots=2 wait_us=500 outcome=page wakeups=1 alloc_wait_us=500
+	 hackbench-101 [000] ..... 11.100000: mm_vmscan_direct_reclaim_end: nr_reclaimed=32
+	 hackbench-103 [000] ..... 11.100100: mm_vmscan_direct_reclaim_end: nr_reclaimed=32
+	 hackbench-102 [001] ..... 11.100200: mm_vmscan_direct_reclaim_end: nr_reclaimed=32
+	 hackbench-107 [001] ..... 11.100300: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE
+	 hackbench-104 [001] ..... 11.100400: mm_vmscan_direct_reclaim_end: nr_reclaimed=32
+	 hackbench-105 [000] ..... 11.100500: mm_vmscan_direct_reclaim_end: nr_reclaimed=32
+	 hackbench-107 [001] ..... 11.100600: mm_vmscan_direct_reclaim_end: nr_reclaimed=32
+	EOF
+	python3 "$TOP/bench/guest/reclaim-trace.py" < "$tmp/trace" > "$tmp/out.kv" || return 1
+	# 5 at once: 2 holders (101, 102) and 3 without a slot (103 and 104
+	# bypassed, 105 stalled); 107 comes after the others left.
+	for kv in dr_events=6 dr_max_concurrent=5 dr_max_unslotted=3 dr_max_slotted=2 \
+		bypass_fsio=1 bypass_nofs=1 stall_events=7; do
+		expect "^$kv\$" "$tmp/out.kv" || return 1
+	done
+}
+check "bench: reclaim-trace counts the reclaimers without a slot and splits bypasses by gfp mask" t_reclaim_trace
 t_promote() { # make promote keeps a run without its scratch, and refuses a half run
 	local id=00000000-000000-harnesstest run=$tmp/bench-runs/migrate-copy/00000000-000000-harnesstest
 	local dest=$TOP/results/migrate-copy/$id rc=0
