@@ -39,10 +39,11 @@ echo +memory > $cg/cgroup.subtree_control
 # cgroup.events says when the last is gone, memory.events counts the kills.
 mkdir -p $cg/oom-root $cg/oom && echo $(( mem_mb / 4 ))M > $cg/oom/memory.max
 mkfifo /tmp/oom-tick && exec {tick}<> /tmp/oom-tick	# read -t: a sleep without a fork
-mkdir -p $T && echo 16384 > $T/buffer_size_kb
 # Pids, not comms, are read below: no cmdline recorder on sched_wakeup
-# (its registration patches ttwu_do_activate(), bench/guest/driver.sh)
-echo 0 > $T/options/record-cmd
+# (its registration patches ttwu_do_activate(), bench/guest/driver.sh).
+# record-cmd is the top level's option only; a new instance inherits it.
+echo 0 > /sys/kernel/tracing/options/record-cmd
+mkdir -p $T && echo 16384 > $T/buffer_size_kb
 ev=$T/events/vmscan/mm_vmscan_direct_reclaim_throttle
 [ -d "$ev" ] && echo 1 > $ev/enable
 reclaim_ev="mm_vmscan_direct_reclaim_begin mm_vmscan_direct_reclaim_end
