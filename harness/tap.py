@@ -15,6 +15,10 @@
                           known to fail at random on the base too although the base's
                           runs did not show it; a test whose only failed cases are
                           such is known too. Prints the 'N passed, N failed' line.
+  tap.py why SUMMARY LOG...
+                          for each NEW FAIL of SUMMARY (compare's output) that
+                          a LOG (run_vmtests.sh output) has, the lines its
+                          program printed before the result
   tap.py merge OLD NEW    merge two runs of the base: a test that passed in one and
                           failed in the other becomes 'flaky' (its failure is then
                           not fatal); a skip in either gives way to NEW
@@ -44,25 +48,29 @@ def result(status, directive):
     return "pass"
 
 
-def vmtests(lines):
+def vmtests(lines, ctx=None):
     """Each test run_vmtests.sh runs gives one top-level 'ok'/'not ok' line;
     a kselftest program's own results come before it, prefixed '# '. Both
     count: a program can report 'not ok' for a case and still exit 0, which
     the top-level line then reads as a pass. A case is named after its test
     ('test: case'), with digits in the case's name made 'N' (several print
-    measured values there); repeated names are numbered in order."""
-    cat, seen, out, cases = "unknown", {}, [], []
+    measured values there); repeated names are numbered in order. With
+    @ctx (a dict), each result's key gets the diagnostic lines ('# ...') its
+    program printed since the previous result: what a failure says."""
+    cat, seen, out, cases, said = "unknown", {}, [], [], []
 
-    def add(name, res):
+    def add(name, res, told=()):
         key = (cat, name)
         seen[key] = seen.get(key, 0) + 1
         if seen[key] > 1:
             name = "%s #%d" % (name, seen[key])
         out.append((cat, name, res))
+        if ctx is not None:
+            ctx[(cat, name)] = list(told)
 
     def flush(parent):
-        for name, res in cases:
-            add("%s: %s" % (parent, name), res)
+        for name, res, told in cases:
+            add("%s: %s" % (parent, name), res, told)
         del cases[:]
 
     for line in lines:
@@ -71,23 +79,53 @@ def vmtests(lines):
         if m:
             flush("(no result line)")
             cat = m.group(1)
+            del said[:]
             continue
         m = CASE.match(line)
         if m:
             status, name, directive = m.groups()
             # A case that only says why it was skipped is named by that
             name = name or directive or "(unnamed)"
-            cases.append((re.sub(r"\d+", "N", norm(name)), result(status, directive)))
+            cases.append((re.sub(r"\d+", "N", norm(name)), result(status, directive), said[:]))
+            del said[:]
             continue
         m = TAP.match(line)
         if not m:
+            if line.startswith("# "):
+                said.append(line)
             continue
         status, name, directive = m.groups()
         name = norm(name)
-        add(name, result(status, directive))
+        add(name, result(status, directive), said)
+        del said[:]
         flush(name)
     flush("(no result line)")
     return out
+
+
+def why(summary_path, logs, most=12):
+    """After a summary: for each NEW FAIL of a selftest (or its case), the
+    last @most lines its program printed before the result, so that a log
+    that keeps only its tail still says why."""
+    ctx = {}
+    for path in logs:
+        try:
+            with open(path, errors="replace") as f:
+                vmtests(f, ctx)
+        except OSError:
+            continue
+    with open(summary_path) as f:
+        for line in f:
+            m = re.match(r"^NEW FAIL   (\S+): (.*) \(base: .*\)$", line.rstrip("\n"))
+            if not m or not ctx.get((m.group(1), m.group(2))):
+                continue
+            told = [t for t in ctx[(m.group(1), m.group(2))]
+                    if not re.match(r"^# (# Totals:|\[(PASS|FAIL|SKIP)\])", t)]
+            if not told:
+                continue
+            print("why        %s: %s" % (m.group(1), m.group(2)))
+            for t in told[-most:]:
+                print("    | %s" % t)
 
 
 def ktap(lines):
@@ -325,6 +363,9 @@ def main(argv):
         p, f, s = compare(argv[1], argv[2], ran, expect, flaky)
         print("%d passed, %d failed, %d skipped" % (p, f, s))
         return 1 if f else 0
+    if len(argv) >= 2 and argv[0] == "why":
+        why(argv[1], argv[2:])
+        return 0
     if len(argv) == 3 and argv[0] == "merge":
         merge(argv[1], argv[2])
         return 0

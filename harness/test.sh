@@ -48,9 +48,18 @@ finish() {
 	stage "(f) summary against the base"
 	# The series' own tests must report too (the baseline lists the base's).
 	touch "$out/expected.tsv"	# written at stage (d)
+	local rc=0
 	"$TOP/harness/tap.py" compare "$TOP/baseline/mm-base.tsv" "$res" --ran "$ran" \
-		--expect "$out/expected.tsv" --flaky "$TOP/baseline/flaky.tsv" | tee "$out/summary.txt"
-	exit "${PIPESTATUS[0]}"
+		--expect "$out/expected.tsv" --flaky "$TOP/baseline/flaky.tsv" > "$out/compare.txt" || rc=$?
+	# What each new failure printed before its result: CI keeps only the
+	# log's tail. The 'N passed, N failed' line stays last.
+	{
+		head -n -1 "$out/compare.txt"
+		"$TOP/harness/tap.py" why "$out/compare.txt" "$out"/suite/output.log \
+			"$out"/suite/*/output.log 2>/dev/null || true
+		tail -n 1 "$out/compare.txt"
+	} | tee "$out/summary.txt"
+	exit "$rc"
 }
 # A stage that dies unexpectedly (set -e) still ends with the summary.
 trap 'rc=$?; echo "not ok test.sh ended early (status $rc, line $LINENO)" | record harness; finish' EXIT

@@ -27,6 +27,16 @@ t_fail_then_skip() {
 	if "$H/tap.py" compare "$tmp/base.tsv" "$tmp/r.tsv" > "$tmp/c"; then echo "compare passed a failure"; return 1; fi
 	expect '^0 passed, 1 failed, 1 skipped$' "$tmp/c"
 }
+t_why() { # a new failure's own messages reach the summary; a pass's do not
+	printf '%s\n' '=== category: m' '# running ./p' '# # a: fine' '# ok 1 case one' \
+		'# # b: still dying; parent 12 kB' '# not ok 2 case 2 (3.0 s)' \
+		'# # Totals: pass:1 fail:1' 'not ok 1 p # exit=1' > "$tmp/log"
+	"$H/tap.py" vmtests "$tmp/log" > "$tmp/r.tsv"
+	"$H/tap.py" compare /dev/null "$tmp/r.tsv" > "$tmp/c" && { cat "$tmp/c"; return 1; }
+	"$H/tap.py" why "$tmp/c" "$tmp/log" > "$tmp/w"
+	expect '^why        m: p: case N (N.N s)$' "$tmp/w" && expect '^    | # # b: still dying' "$tmp/w" || return 1
+	if grep -q 'a: fine\|Totals' "$tmp/w"; then cat "$tmp/w"; return 1; fi
+}
 t_compare_known_and_new() {
 	printf 'm\ta\tfail\nm\tb\tfail\nm\tc\tpass\nm\td\tpass\nother\tz\tpass\n' > "$tmp/base.tsv"
 	printf 'm\ta\tfail\nm\tb\tpass\nm\tc\tpass\n' > "$tmp/r.tsv"
@@ -65,6 +75,7 @@ t_case_fail() {
 check "tap: a FAIL followed by a SKIP counts as a failure" t_fail_then_skip
 check "tap: a program's failed case under a passing test counts as a failure" t_case_fail
 check "tap: known failures, new passes and missing tests" t_compare_known_and_new
+check "tap: a new failure's own messages reach the summary (why)" t_why
 check "tap: KTAP test cases from a console log" t_ktap
 t_ktap_truncated() {
 	# A suite that promised 3 cases and reported 1, a suite the kernel died

@@ -8,6 +8,8 @@
 # scratch cgroup on CPU 0 and says whether that freed it.
 # 2026-12-07: 0 of 300 (100 + 200) stayed dying (likely because exit's kmem uncharge
 # refills the stock, obj_cgroup_uncharge_pages(): it is rarely left empty).
+# The exit here runs on the CPU that charged; tests/probes/stock-pin2.c
+# exits on another and pins every 64th page count (6 of 192, 2026-12-07).
 #   make run CPUS=1 TCG=single CMD="bash $PWD/tests/probes/stock-pin.sh [N]"
 CG=/sys/fs/cgroup
 N=${1:-300}
